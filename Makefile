@@ -1,0 +1,64 @@
+# reconv: the two commands of README.md are `make demo` and `make check`.
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+CMAKE_FLAGS ?=
+
+.PHONY: all setup build demo check test asan-test valgrind install clean bench fuzz update-golden
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+# reconv's main job on a bundled example
+demo: setup build
+	@bash scripts/demo.sh $(BUILD)/bin/reconv
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+$(ASAN_BUILD)/CMakeCache.txt:
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DRECONV_SANITIZE=ON $(CMAKE_FLAGS)
+
+# the same tests under AddressSanitizer and UndefinedBehaviorSanitizer; property tests at a smaller
+# scale there, since the sanitizers make them slower
+asan-test: $(ASAN_BUILD)/CMakeCache.txt
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && RECONV_PROP_SCALE=$${RECONV_PROP_SCALE:-0.2} ASAN_OPTIONS=detect_leaks=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+# every test, in the normal build and in the sanitizer build
+check: setup
+	$(MAKE) test
+	$(MAKE) asan-test
+
+# unit tests and a sample of golden tests under valgrind
+valgrind: build
+	@bash scripts/valgrind.sh $(BUILD)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+bench: build
+	@bash scripts/bench.sh $(BUILD)
+
+# libFuzzer harnesses (clang); FUZZ_TIME seconds each
+fuzz:
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRECONV_FUZZ=ON -DRECONV_SANITIZE=ON
+	cmake --build build-fuzz -j $(JOBS)
+	@bash scripts/fuzz.sh build-fuzz
+
+# regenerate golden expectations on purpose: make update-golden [TESTS="tests/golden/x.rir ..."]
+update-golden: build
+	@PATH="$(CURDIR)/$(BUILD)/bin:$$PATH" bash scripts/update-golden.sh $(TESTS)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

@@ -1,0 +1,158 @@
+/* reconv analyses: dominance, post-dominance, cycles, uniformity and the structure checks.
+ *
+ * Every analysis reads a kernel whose block ids are dense (the builder keeps them so) and returns
+ * tables indexed by block id (or value id). Results are plain heap memory owned by the caller and
+ * released with the matching _free function. All traversals are iterative.
+ */
+#ifndef RECONV_ANALYSIS_H
+#define RECONV_ANALYSIS_H
+
+#include "reconv/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- CFG snapshot ---------------------------------------------------------------------------------
+ * A compressed (CSR) copy of the successor and predecessor relation, one entry per edge, in
+ * terminator order. Analyses that run many traversals build it once. */
+typedef struct rc_cfg {
+  uint32_t nblocks;
+  uint32_t entry;
+  uint32_t *succ_start, *succs; /* succs[succ_start[b] .. succ_start[b+1]) */
+  uint32_t *pred_start, *preds;
+} rc_cfg;
+void rc_cfg_build(rc_cfg *g, const rc_kernel *k);
+void rc_cfg_free(rc_cfg *g);
+/* Reverse post-order of the blocks reachable from the entry; returns how many there are. rpo must
+ * hold nblocks entries; rpo_index (optional, nblocks entries) receives each block's position or
+ * RC_NONE for unreachable blocks. */
+uint32_t rc_cfg_rpo(const rc_cfg *g, uint32_t *rpo, uint32_t *rpo_index);
+
+/* ---- dominator and post-dominator trees -------------------------------------------------------------
+ * Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm".
+ *
+ * Post-dominance is computed over a virtual exit node with id == nblocks which has an edge from
+ * every exit (ret/unreachable) and from one block of every region that cannot reach an exit (an
+ * infinite loop), so every block reachable from the entry has a post-dominator. Blocks not
+ * reachable from the entry are not in either tree (idom == RC_NONE). */
+typedef struct rc_domtree {
+  bool post;
+  uint32_t nblocks; /* real blocks */
+  uint32_t nnodes;  /* nblocks, or nblocks + 1 for the post-dominator tree */
+  uint32_t root;    /* entry block, or the virtual exit (== nblocks) */
+  uint32_t *idom;   /* idom[root] == root; RC_NONE when not in the tree */
+  uint32_t *pre, *post_num; /* DFS numbering of the tree: a dom b <=> pre[a] <= pre[b] && post[b] <= post[a] */
+  uint32_t *child_start, *children; /* CSR children lists */
+  uint32_t *depth;  /* depth in the tree, root = 0 */
+  /* post-dominance only: blocks the virtual exit was given an edge from, because they cannot
+   * reach an exit (infinite loops) */
+  uint32_t *extra_exits;
+  uint32_t nextra_exits;
+} rc_domtree;
+
+int rc_domtree_build(rc_domtree *t, const rc_cfg *g, bool post);
+void rc_domtree_free(rc_domtree *t);
+/* a (post-)dominates b (reflexive). False when either is not in the tree. O(1). */
+bool rc_dominates(const rc_domtree *t, uint32_t a, uint32_t b);
+bool rc_strictly_dominates(const rc_domtree *t, uint32_t a, uint32_t b);
+bool rc_domtree_contains(const rc_domtree *t, uint32_t b);
+/* Nearest common (post-)dominator; RC_NONE when one is not in the tree. */
+uint32_t rc_domtree_lca(const rc_domtree *t, uint32_t a, uint32_t b);
+
+/* Dominance frontiers (CSR). For the post-dominator tree these are the post-dominance frontiers
+ * (control dependence). */
+typedef struct rc_domfrontier {
+  uint32_t nnodes;
+  uint32_t *start, *nodes; /* DF(b) = nodes[start[b] .. start[b+1]) */
+} rc_domfrontier;
+void rc_domfrontier_build(rc_domfrontier *df, const rc_domtree *t, const rc_cfg *g);
+void rc_domfrontier_free(rc_domfrontier *df);
+/* Iterated dominance frontier of a set of blocks; result appended to out (no duplicates). */
+void rc_domfrontier_iterated(const rc_domfrontier *df, const uint32_t *blocks, uint32_t n,
+                             rc_u32vec *out);
+
+/* ---- cycles ------------------------------------------------------------------------------------------
+ * A loop-nesting forest that represents irreducible cycles (several entries) as well as natural
+ * loops, in the manner of LLVM's CycleInfo (Havlak / Ramalingam): a cycle is a maximal strongly
+ * connected region of its parent (minus the parent's header), its entries are the blocks with a
+ * predecessor outside it, and its header is the entry visited first by the DFS. */
+typedef struct rc_cycle {
+  uint32_t parent;       /* index of the enclosing cycle, RC_NONE for outermost */
+  uint32_t depth;        /* 1 for outermost */
+  uint32_t header;       /* first entry in DFS pre-order */
+  uint32_t *entries;     /* blocks with a predecessor outside the cycle (includes header) */
+  uint32_t nentries;
+  uint32_t *blocks;      /* every block of the cycle, nested cycles included */
+  uint32_t nblocks;
+  uint32_t *exits;       /* blocks outside the cycle with a predecessor inside it */
+  uint32_t nexits;
+  bool reducible;        /* exactly one entry */
+} rc_cycle;
+
+typedef struct rc_cycle_info {
+  uint32_t nblocks;
+  rc_cycle *cycles;
+  uint32_t ncycles;
+  uint32_t *innermost;   /* per block: innermost cycle index or RC_NONE */
+  /* back edges relative to the DFS from the entry (edges to a block on the DFS stack), CSR-free
+   * list of (from, to) pairs */
+  uint32_t *back_from, *back_to;
+  uint32_t nback;
+} rc_cycle_info;
+
+int rc_cycles_build(rc_cycle_info *ci, const rc_cfg *g);
+void rc_cycles_free(rc_cycle_info *ci);
+/* Is block b inside cycle c (or one nested in it)? */
+bool rc_cycle_contains(const rc_cycle_info *ci, uint32_t c, uint32_t b);
+
+/* ---- uniformity (divergence analysis) ----------------------------------------------------------------
+ * Sources of divergence: work-item and lane queries, loads through private memory, atomics. Data
+ * dependence through instructions; sync dependence (a phi at a join of disjoint paths from a
+ * divergent branch); temporal divergence (a value defined in a cycle with a divergent exit, used
+ * outside it); irreducible cycles conservatively. Parameters and values computed only from them are
+ * uniform. Terminators annotated !uniform / !divergent override the computed verdict for that
+ * branch (the annotation is trusted). */
+enum {
+  RC_UNIF_ALL_DIVERGENT = 1u << 0, /* every conditional branch (and switch) is divergent */
+};
+
+typedef struct rc_uniformity {
+  uint32_t nvalues, nblocks;
+  uint8_t *divergent_value;  /* per value id: 1 divergent, 0 uniform */
+  uint8_t *divergent_branch; /* per block id: 1 when its terminator is a divergent br/switch */
+} rc_uniformity;
+
+int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
+                        const rc_domtree *dom, const rc_domtree *pdom,
+                        const rc_cycle_info *ci, unsigned flags);
+void rc_uniformity_free(rc_uniformity *u);
+
+/* ---- structure checks ------------------------------------------------------------------------------------
+ * Each returns whether the property holds and, when `where` is not NULL, appends the offending
+ * blocks (block ids) or edges (pairs of block ids: from, to) to it. */
+bool rc_is_reducible(const rc_cfg *g, rc_u32vec *where);            /* thesis Def. 6 (T1/T2) */
+bool rc_is_structured(const rc_cfg *g, const rc_domtree *dom, const rc_domtree *pdom,
+                      rc_u32vec *where);                             /* thesis Defs. 7-14 */
+bool rc_unstructured_edges(const rc_cfg *g, const rc_domtree *dom, const rc_domtree *pdom,
+                           const rc_cycle_info *ci, rc_u32vec *edges); /* Anantpur Def. 1 */
+/* thesis Def. 15: every divergent branch has exactly two successors, one of which post-dominates
+ * it. `where` receives the divergent blocks where it fails. */
+bool rc_is_reconverging(const rc_kernel *k, const rc_cfg *g, const rc_domtree *pdom,
+                        const rc_uniformity *u, rc_u32vec *where);
+
+/* ---- everything at once ------------------------------------------------------------------------------------ */
+
+typedef struct rc_analysis {
+  rc_cfg cfg;
+  rc_domtree dom, pdom;
+  rc_cycle_info cycles;
+  rc_uniformity unif;
+} rc_analysis;
+int rc_analysis_build(rc_analysis *a, const rc_kernel *k, unsigned unif_flags);
+void rc_analysis_free(rc_analysis *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,432 @@
+/* reconv IR: modules, kernels, blocks, SSA values, instructions, and the builder.
+ *
+ * The normative description of the text form and the semantics is docs/ir.md. In brief:
+ * - A module holds kernels. A kernel has typed parameters (uniform for all threads) and basic
+ *   blocks; blocks[0] is the entry. Every block ends in exactly one terminator.
+ * - Thread-level kernels are in SSA form with phis at block starts (like LLVM IR).
+ * - Wave-level kernels (the output of `lower`) have no phis; they add the lane-mask type, exec,
+ *   ballot, mask operations, registers ($name, assignable many times) and `brexecz`.
+ *
+ * Memory: everything hangs off the module's arena. Detached or removed objects stay in the arena
+ * until the module is freed. Block ids are kept dense (blocks[i]->id == i) by the builder, so
+ * analyses index tables by block id. Value ids are dense slot numbers for parameters and
+ * instruction results (never reused within a kernel), so interpreters index frames by value id.
+ */
+#ifndef RECONV_IR_H
+#define RECONV_IR_H
+
+#include "reconv/base.h"
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- types ----------------------------------------------------------------------------------- */
+
+typedef enum rc_type {
+  RC_VOID,
+  RC_I1,
+  RC_I8,
+  RC_I16,
+  RC_I32,
+  RC_I64,
+  RC_F32,
+  RC_F64,
+  RC_PTR,  /* 64-bit address into the simulated flat memory */
+  RC_MASK, /* wave level only: one bit per lane of a wave (up to 64 lanes) */
+  RC_TYPE_COUNT
+} rc_type;
+
+const char *rc_type_name(rc_type t);
+bool rc_type_is_int(rc_type t);   /* i1 .. i64 */
+bool rc_type_is_float(rc_type t); /* f32, f64 */
+unsigned rc_type_bits(rc_type t); /* i1 = 1, ptr = 64, mask = 64, void = 0 */
+unsigned rc_type_size(rc_type t); /* bytes in memory: i1 = 1 */
+
+/* ---- opcodes --------------------------------------------------------------------------------- */
+
+typedef enum rc_opcode {
+  RC_OP_NONE,
+  /* integer binary (also and/or/xor on masks) */
+  RC_OP_ADD, RC_OP_SUB, RC_OP_MUL, RC_OP_SDIV, RC_OP_UDIV, RC_OP_SREM, RC_OP_UREM,
+  RC_OP_AND, RC_OP_OR, RC_OP_XOR, RC_OP_ANDN, RC_OP_SHL, RC_OP_LSHR, RC_OP_ASHR,
+  /* float binary and unary */
+  RC_OP_FADD, RC_OP_FSUB, RC_OP_FMUL, RC_OP_FDIV, RC_OP_FREM, RC_OP_FNEG,
+  /* comparisons (pred = rc_cmp) and select */
+  RC_OP_ICMP, RC_OP_FCMP, RC_OP_SELECT,
+  /* casts: type = destination type, ops[0] = source */
+  RC_OP_TRUNC, RC_OP_ZEXT, RC_OP_SEXT, RC_OP_FPTRUNC, RC_OP_FPEXT, RC_OP_FPTOSI, RC_OP_FPTOUI,
+  RC_OP_SITOFP, RC_OP_UITOFP, RC_OP_PTRTOINT, RC_OP_INTTOPTR, RC_OP_BITCAST,
+  /* memory: load (type = loaded type, ops[0] = ptr), store (ops[0] = value, ops[1] = ptr),
+   * gep (ptr = ops[0] + sext(ops[1]) * imm), alloca (private, imm bytes),
+   * localmem (work-group shared, imm bytes, same address for every thread of a group) */
+  RC_OP_LOAD, RC_OP_STORE, RC_OP_GEP, RC_OP_ALLOCA, RC_OP_LOCALMEM,
+  /* call of a builtin (pred = rc_builtin), phi (targets[i] is the block of ops[i]) */
+  RC_OP_CALL, RC_OP_PHI,
+  /* wave level */
+  RC_OP_BALLOT,  /* mask = lanes in exec for which the i1 ops[0] is true */
+  RC_OP_EXEC,    /* mask = the current exec mask */
+  RC_OP_SETEXEC, /* exec = ops[0] */
+  RC_OP_RGET,    /* value = register reg */
+  RC_OP_RSET,    /* register reg = ops[0] (for active lanes if the register is a vector) */
+  /* terminators */
+  RC_OP_BR,      /* br cond, targets[0] (true), targets[1] (false) */
+  RC_OP_JMP,     /* jmp targets[0] */
+  RC_OP_SWITCH,  /* switch ops[0], default targets[0], case cases[i-1] -> targets[i] */
+  RC_OP_RET,
+  RC_OP_UNREACHABLE,
+  RC_OP_BREXECZ, /* wave level: if exec is empty goto targets[0] else targets[1] */
+  RC_OP_COUNT
+} rc_opcode;
+
+const char *rc_opcode_name(rc_opcode op);
+bool rc_opcode_is_terminator(rc_opcode op);
+bool rc_opcode_is_int_binop(rc_opcode op);
+bool rc_opcode_is_float_binop(rc_opcode op);
+bool rc_opcode_is_cast(rc_opcode op);
+
+typedef enum rc_cmp {
+  /* icmp */
+  RC_CMP_EQ, RC_CMP_NE, RC_CMP_SLT, RC_CMP_SLE, RC_CMP_SGT, RC_CMP_SGE,
+  RC_CMP_ULT, RC_CMP_ULE, RC_CMP_UGT, RC_CMP_UGE,
+  /* fcmp: ordered, unordered */
+  RC_CMP_OEQ, RC_CMP_ONE, RC_CMP_OLT, RC_CMP_OLE, RC_CMP_OGT, RC_CMP_OGE, RC_CMP_ORD,
+  RC_CMP_UEQ, RC_CMP_UNE, RC_CMP_FULT, RC_CMP_FULE, RC_CMP_FUGT, RC_CMP_FUGE, RC_CMP_UNO,
+  RC_CMP_FTRUE, RC_CMP_FFALSE,
+  RC_CMP_COUNT
+} rc_cmp;
+const char *rc_cmp_name(rc_cmp c); /* "slt", "oeq", "ult" (for both icmp ult and fcmp ult) ... */
+bool rc_cmp_is_float(rc_cmp c);
+
+/* ---- builtins (called with RC_OP_CALL; pred holds the id) ------------------------------------ */
+
+typedef enum rc_builtin {
+  /* work-item queries: one i32 constant argument (dimension 0..2), integer result */
+  RC_BI_GLOBAL_ID, RC_BI_LOCAL_ID, RC_BI_GROUP_ID, RC_BI_GLOBAL_SIZE, RC_BI_LOCAL_SIZE,
+  RC_BI_NUM_GROUPS,
+  /* wave queries: no argument, integer result. lane_id is divergent, wave_size uniform */
+  RC_BI_LANE_ID, RC_BI_WAVE_SIZE,
+  /* work-group barrier: no argument, void; only in uniform control flow */
+  RC_BI_BARRIER,
+  /* float math, same float type for arguments and result */
+  RC_BI_SQRT, RC_BI_FABS, RC_BI_FLOOR, RC_BI_CEIL, RC_BI_FTRUNC, RC_BI_ROUND, RC_BI_EXP,
+  RC_BI_EXP2, RC_BI_LOG, RC_BI_LOG2, RC_BI_SIN, RC_BI_COS, RC_BI_RSQRT,
+  RC_BI_FMIN, RC_BI_FMAX, RC_BI_POW, RC_BI_COPYSIGN, RC_BI_FMA,
+  /* integer math, same integer type for arguments and result */
+  RC_BI_SMIN, RC_BI_SMAX, RC_BI_UMIN, RC_BI_UMAX, RC_BI_ABS, RC_BI_CTPOP, RC_BI_CLZ, RC_BI_CTZ,
+  /* atomics on memory: (ptr, value) -> old value; cmpxchg: (ptr, expected, new) -> old */
+  RC_BI_ATOMIC_ADD, RC_BI_ATOMIC_SUB, RC_BI_ATOMIC_XCHG, RC_BI_ATOMIC_SMIN, RC_BI_ATOMIC_SMAX,
+  RC_BI_ATOMIC_UMIN, RC_BI_ATOMIC_UMAX, RC_BI_ATOMIC_AND, RC_BI_ATOMIC_OR, RC_BI_ATOMIC_XOR,
+  RC_BI_ATOMIC_CMPXCHG,
+  /* memory blocks: memcpy(dst ptr, src ptr, i64 bytes), memset(dst ptr, i8 byte, i64 bytes) */
+  RC_BI_MEMCPY, RC_BI_MEMSET,
+  RC_BI_COUNT
+} rc_builtin;
+
+typedef enum rc_builtin_sig {
+  RC_SIG_QUERY_DIM, /* (i32 const dim) -> int */
+  RC_SIG_QUERY,     /* () -> int */
+  RC_SIG_VOID0,     /* () -> void */
+  RC_SIG_F1,        /* (F) -> F */
+  RC_SIG_F2,        /* (F, F) -> F */
+  RC_SIG_F3,        /* (F, F, F) -> F */
+  RC_SIG_I1,        /* (I) -> I */
+  RC_SIG_I2,        /* (I, I) -> I */
+  RC_SIG_ATOMIC,    /* (ptr, T) -> T, T integer */
+  RC_SIG_CMPXCHG,   /* (ptr, T, T) -> T */
+  RC_SIG_MEMCPY,    /* (ptr, ptr, i64) -> void */
+  RC_SIG_MEMSET     /* (ptr, i8, i64) -> void */
+} rc_builtin_sig;
+
+typedef struct rc_builtin_info {
+  const char *name; /* as written after '@' in the text form */
+  rc_builtin_sig sig;
+  bool divergent_source; /* result differs between threads (global_id, lane_id, atomics ...) */
+  bool has_side_effects;
+} rc_builtin_info;
+const rc_builtin_info *rc_builtin_get(rc_builtin b);
+int rc_builtin_lookup(const char *name); /* -1 when unknown */
+
+/* ---- values --------------------------------------------------------------------------------- */
+
+typedef enum rc_value_kind { RC_V_INSTR, RC_V_PARAM, RC_V_CONST, RC_V_UNDEF } rc_value_kind;
+
+typedef struct rc_module rc_module;
+typedef struct rc_kernel rc_kernel;
+typedef struct rc_block rc_block;
+typedef struct rc_instr rc_instr;
+typedef struct rc_reg rc_reg;
+
+typedef struct rc_value {
+  uint8_t kind;      /* rc_value_kind */
+  uint8_t type;      /* rc_type */
+  uint16_t vflags;
+  uint32_t id;       /* slot: params 0..nparams-1, then instruction results; RC_NONE otherwise */
+  const char *name;  /* NULL for unnamed values (the printer numbers them) and constants */
+} rc_value;
+
+typedef struct rc_const {
+  rc_value v;
+  union {
+    int64_t i; /* integers: truncated to the type's width and sign-extended; i1 is 0 or 1;
+                  masks and pointers: the raw 64 bits */
+    double f;  /* f32 constants hold a value exactly representable as float */
+  } u;
+} rc_const;
+
+/* Wave-level registers: assignable storage with a type, scalar (one value per wave) or vector
+ * (one per lane). Written with rset and read with rget. */
+struct rc_reg {
+  const char *name;
+  uint8_t type;
+  bool scalar;
+  uint32_t id; /* dense per kernel */
+};
+
+/* ---- instructions ---------------------------------------------------------------------------- */
+
+enum {
+  RC_IF_UNIFORM = 1u << 0,   /* terminator annotated !uniform (user override) */
+  RC_IF_DIVERGENT = 1u << 1, /* terminator annotated !divergent (user override) */
+  RC_IF_SCALAR = 1u << 2,    /* wave level: executed once per wave on the scalar unit */
+};
+
+struct rc_instr {
+  rc_value v;        /* the result; v.type == RC_VOID for instructions without one */
+  uint16_t op;       /* rc_opcode */
+  uint8_t pred;      /* rc_cmp for icmp/fcmp, rc_builtin for call */
+  uint8_t iflags;    /* RC_IF_* */
+  uint32_t nops, opcap;
+  rc_value **ops;
+  uint32_t ntargets;
+  rc_block **targets; /* terminators: successors; phi: incoming block of ops[i] (ntargets==nops) */
+  int64_t *cases;     /* switch: cases[i] is the value leading to targets[i+1] */
+  int64_t imm;        /* gep scale, alloca/localmem size in bytes */
+  rc_reg *reg;        /* rget/rset */
+  rc_block *parent;   /* NULL while detached */
+  rc_instr *prev, *next;
+  uint32_t line, col; /* source position (0 when built by a pass) */
+};
+
+/* ---- blocks, kernels, modules ----------------------------------------------------------------- */
+
+enum {
+  RC_BLOCK_FLOW = 1u << 0,    /* flow block inserted by reconverge (thesis 4.3) */
+  RC_BLOCK_GUARD = 1u << 1,   /* guard block inserted by a linearization */
+  RC_BLOCK_VIRTUAL = 1u << 2, /* other block inserted by a transform (exit unification, splits) */
+  RC_BLOCK_SYNTHETIC = RC_BLOCK_FLOW | RC_BLOCK_GUARD | RC_BLOCK_VIRTUAL, /* skipped in traces */
+};
+
+struct rc_block {
+  const char *name;  /* unique within the kernel; never NULL */
+  uint32_t id;       /* index in kernel->blocks */
+  uint32_t bflags;   /* RC_BLOCK_* */
+  rc_kernel *parent;
+  rc_instr *first, *last;
+  rc_block **preds;  /* one entry per incoming CFG edge (a block branching twice here is here
+                        twice); order is not meaningful */
+  uint32_t npreds, predcap;
+  uint32_t line, col;
+};
+
+typedef enum rc_level { RC_LEVEL_THREAD, RC_LEVEL_WAVE } rc_level;
+
+struct rc_kernel {
+  rc_module *mod;
+  const char *name;
+  rc_level level;
+  rc_value **params;
+  uint32_t nparams, paramcap;
+  rc_block **blocks;
+  uint32_t nblocks, blockcap;
+  rc_reg **regs;
+  uint32_t nregs, regcap;
+  uint32_t nvalues;     /* next value id */
+  const char *run_spec; /* default run specification (`!run "..."`), or NULL */
+  uint32_t line, col;
+  rc_strmap block_names;    /* name -> block (NULL value: free again) */
+  rc_strmap value_names;    /* name -> value */
+  rc_strmap fresh_counters; /* base -> next number for rc_kernel_fresh_name */
+};
+
+struct rc_module {
+  rc_ctx *ctx;
+  rc_arena arena;
+  const char *filename; /* for diagnostics; may be NULL */
+  rc_kernel **kernels;
+  uint32_t nkernels, kernelcap;
+};
+
+/* ---- module and kernel ------------------------------------------------------------------------ */
+
+rc_module *rc_module_new(rc_ctx *ctx, const char *filename);
+void rc_module_free(rc_module *m);
+rc_kernel *rc_module_find_kernel(const rc_module *m, const char *name);
+/* Deep copy of a kernel into module `into` (which may be its own module) under a new name. */
+rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name);
+
+rc_kernel *rc_kernel_new(rc_module *m, const char *name); /* NULL if the name is taken */
+/* Parameters must be added before any instruction, so a parameter's id is its index. */
+rc_value *rc_kernel_add_param(rc_kernel *k, rc_type t, const char *name);
+rc_reg *rc_kernel_add_reg(rc_kernel *k, rc_type t, bool scalar, const char *name);
+rc_reg *rc_kernel_find_reg(const rc_kernel *k, const char *name);
+void rc_kernel_set_run_spec(rc_kernel *k, const char *spec);
+
+/* Names. Block names are unique; a NULL or taken name gets a fresh one derived from `base`
+ * (FLOW0, FLOW1, ...). Value names are unique when set (NULL = unnamed). */
+rc_block *rc_kernel_find_block(const rc_kernel *k, const char *name);
+rc_value *rc_kernel_find_value(const rc_kernel *k, const char *name);
+const char *rc_kernel_fresh_name(rc_kernel *k, const char *base); /* "base" or "baseN" */
+bool rc_value_set_name(rc_kernel *k, rc_value *v, const char *name); /* false if taken */
+
+/* ---- blocks and edges -------------------------------------------------------------------------- */
+
+/* A new empty block appended to the kernel. name NULL: fresh "bb"N. A taken name is made unique
+ * by appending a number. */
+rc_block *rc_block_new(rc_kernel *k, const char *name);
+/* Move a block to position `index` in kernel->blocks (ids are renumbered). */
+void rc_block_move(rc_block *b, uint32_t index);
+/* Remove a block: drops its outgoing edges (updating successors' preds and phis) and removes it
+ * from the kernel. It must have no predecessors left. */
+void rc_block_remove(rc_block *b);
+/* Remove every block with dead[id] set in one pass (O(blocks)); same conditions. */
+void rc_kernel_remove_blocks(rc_kernel *k, const bool *dead);
+
+rc_instr *rc_block_term(const rc_block *b);        /* last instruction if a terminator, else NULL */
+uint32_t rc_block_nsuccs(const rc_block *b);
+rc_block *rc_block_succ(const rc_block *b, uint32_t i);
+rc_instr *rc_block_first_nonphi(const rc_block *b);
+bool rc_block_has_pred(const rc_block *b, const rc_block *p);
+uint32_t rc_block_count_pred(const rc_block *b, const rc_block *p); /* number of edges p -> b */
+
+/* Retarget successor i of a terminator: preds of old and new targets are kept right. Phis in the
+ * old target are NOT touched (callers decide; see rc_phi_* and ssa repair). */
+void rc_term_set_target(rc_instr *term, uint32_t i, rc_block *target);
+/* Replace the terminator of b (which may have none yet) by `term` (detached, not yet in a
+ * block); preds of old and new targets are updated. The old terminator is detached. */
+void rc_block_set_term(rc_block *b, rc_instr *term);
+
+/* ---- instructions ------------------------------------------------------------------------------ */
+
+/* A detached instruction with room for `nops` operands (all NULL) and `ntargets` targets. A result
+ * value id is assigned when type != RC_VOID. */
+rc_instr *rc_instr_new(rc_kernel *k, rc_opcode op, rc_type type, uint32_t nops, uint32_t ntargets);
+void rc_instr_append(rc_block *b, rc_instr *i);          /* at the end (after the terminator!) */
+void rc_instr_prepend(rc_block *b, rc_instr *i);         /* at the start */
+void rc_instr_insert_before(rc_instr *pos, rc_instr *i);
+void rc_instr_insert_after(rc_instr *pos, rc_instr *i);
+/* Insert before the terminator, or at the end when there is none. */
+void rc_instr_insert_before_term(rc_block *b, rc_instr *i);
+/* Insert after the phis. */
+void rc_instr_insert_after_phis(rc_block *b, rc_instr *i);
+/* Unlink from its block. For a terminator, the preds of its targets are updated. */
+void rc_instr_detach(rc_instr *i);
+void rc_instr_set_op(rc_instr *i, uint32_t idx, rc_value *v);
+/* Replace every use of `from` in the kernel by `to` (O(instructions)). */
+void rc_kernel_replace_uses(rc_kernel *k, rc_value *from, rc_value *to);
+
+static inline bool rc_is_instr_value(const rc_value *v) { return v->kind == RC_V_INSTR; }
+static inline rc_instr *rc_value_instr(rc_value *v) {
+  return v->kind == RC_V_INSTR ? (rc_instr *)v : NULL;
+}
+
+/* ---- constants --------------------------------------------------------------------------------- */
+
+rc_value *rc_const_int(rc_kernel *k, rc_type t, int64_t value); /* ints, ptr, mask */
+rc_value *rc_const_float(rc_kernel *k, rc_type t, double value);
+rc_value *rc_const_bool(rc_kernel *k, bool value);
+rc_value *rc_undef(rc_kernel *k, rc_type t);
+bool rc_value_is_const(const rc_value *v);
+int64_t rc_const_ival(const rc_value *v);
+double rc_const_fval(const rc_value *v);
+int64_t rc_int_canon(rc_type t, int64_t value); /* truncate to width and sign-extend */
+
+/* ---- phis ---------------------------------------------------------------------------------------- */
+
+rc_instr *rc_phi_new(rc_block *b, rc_type t, const char *name); /* inserted after existing phis */
+void rc_phi_add_incoming(rc_instr *phi, rc_value *v, rc_block *from);
+void rc_phi_remove_incoming(rc_instr *phi, uint32_t idx);
+int rc_phi_index_of(const rc_instr *phi, const rc_block *from); /* -1 when absent */
+rc_value *rc_phi_value_for(const rc_instr *phi, const rc_block *from); /* NULL when absent */
+
+/* ---- the builder: instructions created at an insertion point ----------------------------------- */
+
+typedef struct rc_builder {
+  rc_kernel *k;
+  rc_block *block;  /* append to this block ... */
+  rc_instr *before; /* ... or insert before this instruction when not NULL */
+} rc_builder;
+
+void rc_builder_at_end(rc_builder *b, rc_block *block);
+void rc_builder_before(rc_builder *b, rc_instr *pos);
+void rc_builder_before_term(rc_builder *b, rc_block *block);
+rc_instr *rc_build(rc_builder *b, rc_instr *i); /* insert a detached instruction; returns it */
+
+rc_value *rc_build_binop(rc_builder *b, rc_opcode op, rc_value *x, rc_value *y, const char *name);
+rc_value *rc_build_unop(rc_builder *b, rc_opcode op, rc_value *x, const char *name); /* fneg */
+rc_value *rc_build_cmp(rc_builder *b, rc_cmp c, rc_value *x, rc_value *y, const char *name);
+rc_value *rc_build_select(rc_builder *b, rc_value *c, rc_value *x, rc_value *y, const char *name);
+rc_value *rc_build_cast(rc_builder *b, rc_opcode op, rc_value *x, rc_type to, const char *name);
+rc_value *rc_build_load(rc_builder *b, rc_type t, rc_value *ptr, const char *name);
+rc_instr *rc_build_store(rc_builder *b, rc_value *v, rc_value *ptr);
+rc_value *rc_build_gep(rc_builder *b, rc_value *base, rc_value *index, int64_t scale,
+                       const char *name);
+rc_value *rc_build_alloca(rc_builder *b, int64_t bytes, const char *name);
+rc_value *rc_build_localmem(rc_builder *b, int64_t bytes, const char *name);
+rc_instr *rc_build_call(rc_builder *b, rc_builtin f, rc_type ret, rc_value **args, uint32_t nargs,
+                        const char *name);
+rc_instr *rc_build_br(rc_builder *b, rc_value *cond, rc_block *t, rc_block *f);
+rc_instr *rc_build_jmp(rc_builder *b, rc_block *t);
+rc_instr *rc_build_switch(rc_builder *b, rc_value *v, rc_block *dflt, const int64_t *cases,
+                          rc_block *const *targets, uint32_t ncases);
+rc_instr *rc_build_ret(rc_builder *b);
+rc_instr *rc_build_unreachable(rc_builder *b);
+/* wave level */
+rc_value *rc_build_ballot(rc_builder *b, rc_value *cond, const char *name);
+rc_value *rc_build_exec(rc_builder *b, const char *name);
+rc_instr *rc_build_setexec(rc_builder *b, rc_value *mask);
+rc_value *rc_build_rget(rc_builder *b, rc_reg *r, const char *name);
+rc_instr *rc_build_rset(rc_builder *b, rc_reg *r, rc_value *v);
+rc_instr *rc_build_brexecz(rc_builder *b, rc_block *if_empty, rc_block *otherwise);
+
+/* ---- printing and parsing ------------------------------------------------------------------------ */
+
+/* Print in the .rir text form (docs/ir.md). Unnamed values are printed as %0, %1, ... in order of
+ * definition; print(parse(print(m))) == print(m). */
+void rc_print_module(const rc_module *m, rc_strbuf *out);
+void rc_print_kernel(const rc_kernel *k, rc_strbuf *out);
+void rc_print_instr(const rc_instr *i, rc_strbuf *out); /* one line, for diagnostics */
+void rc_print_value_ref(const rc_value *v, rc_strbuf *out); /* "%x", "5", "undef" */
+
+/* Parse .rir text. Errors are reported through ctx as "file:line:col: error: ..." and parsing
+ * stops at the first one; returns NULL then. `filename` is used in diagnostics. The text need not
+ * be NUL-terminated and may contain any bytes. A module that parses is then verified
+ * (rc_verify_module); a verifier error also gives NULL. */
+rc_module *rc_parse_module(rc_ctx *ctx, const char *filename, const char *text, size_t len);
+/* The same without the verifier run (for tools that want to show broken IR). */
+rc_module *rc_parse_module_unverified(rc_ctx *ctx, const char *filename, const char *text,
+                                      size_t len);
+
+/* ---- pictures ---------------------------------------------------------------------------------------
+ * Graphviz DOT of a kernel's CFG, drawn like the thesis's figures: one box per block with its name,
+ * conditional edges labelled T/F (switch edges with their case values), inserted blocks (flow,
+ * guard, virtual) dashed. With analysis results, divergent branches are filled red and the edges of
+ * uniform branches dotted. */
+typedef struct rc_dot_opts {
+  const uint8_t *divergent_branch; /* per block id, or NULL when no analysis was run */
+  bool show_instructions;          /* list each block's instructions in its box */
+} rc_dot_opts;
+void rc_dot_kernel(const rc_kernel *k, const rc_dot_opts *o, rc_strbuf *out);
+
+/* ---- verifier ------------------------------------------------------------------------------------- */
+
+/* Check the kernel against the rules of docs/ir.md (CFG shape, types, phis, SSA dominance, level
+ * rules). Reports the first problems through the context; returns 0 when valid, -1 otherwise. */
+int rc_verify_kernel(rc_ctx *ctx, const rc_kernel *k);
+int rc_verify_module(rc_ctx *ctx, const rc_module *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

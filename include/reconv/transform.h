@@ -1,0 +1,88 @@
+/* reconv transforms and the pass pipeline.
+ *
+ * A pass has one entry point, `int pass(rc_ctx*, rc_kernel*, const rc_pass_args*, rc_stats*)`,
+ * returning 0 on success and -1 after reporting an error. The pipeline (`reconv opt -p`) runs passes
+ * by name, verifies between them when ctx->verify_each is set, and can print the IR after each.
+ */
+#ifndef RECONV_TRANSFORM_H
+#define RECONV_TRANSFORM_H
+
+#include "reconv/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- pass arguments: "name[key=value,flag]" ------------------------------------------------------ */
+
+typedef struct rc_pass_arg {
+  const char *key;
+  const char *value; /* NULL for a bare flag */
+} rc_pass_arg;
+
+typedef struct rc_pass_args {
+  rc_pass_arg *items;
+  uint32_t n;
+} rc_pass_args;
+
+const char *rc_pass_arg_get(const rc_pass_args *a, const char *key); /* value, "" for a flag, NULL */
+
+/* ---- statistics: ordered (name, value) pairs, printed as text or JSON ------------------------------ */
+
+typedef struct rc_stat {
+  const char *name;
+  bool is_string;
+  int64_t ival;
+  char sval[96];
+} rc_stat;
+
+typedef struct rc_stats {
+  rc_stat *items;
+  uint32_t n, cap;
+} rc_stats;
+
+void rc_stats_init(rc_stats *s);
+void rc_stats_free(rc_stats *s);
+void rc_stats_set(rc_stats *s, const char *name, int64_t v); /* name must be a string literal */
+void rc_stats_add(rc_stats *s, const char *name, int64_t v);
+void rc_stats_set_str(rc_stats *s, const char *name, const char *v);
+const rc_stat *rc_stats_get(const rc_stats *s, const char *name);
+
+/* ---- passes --------------------------------------------------------------------------------------- */
+
+typedef int (*rc_pass_fn)(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+
+typedef struct rc_pass_info {
+  const char *name;
+  const char *help; /* one line, shown by `reconv opt --list-passes` */
+  rc_pass_fn run;
+  rc_level input_level; /* the level the pass accepts */
+} rc_pass_info;
+
+const rc_pass_info *rc_pass_lookup(const char *name);
+const rc_pass_info *rc_pass_list(uint32_t *n);
+
+typedef struct rc_pipeline_opts {
+  bool print_after_all;
+  FILE *print_to;       /* where --print-after-all goes */
+} rc_pipeline_opts;
+
+/* Run a comma-separated pipeline ("lowerswitch,reconverge[order=bfpd]") on one kernel. */
+int rc_pipeline_run(rc_ctx *ctx, rc_kernel *k, const char *pipeline, const rc_pipeline_opts *opts,
+                    rc_stats *stats);
+
+/* ---- SSA repair (Braun et al. 2013 / SSAUpdater style), shared by every CFG transform -------------
+ * A "variable" has definitions (value v is available at the end of block b, or from the point of
+ * its defining instruction onward) and uses (operands, and phi incomings that read the variable
+ * at the end of a predecessor). rc_ssa_repair_value rewrites every use of `def` that `def` no
+ * longer dominates, inserting phis where paths merge and undef where no definition reaches. */
+int rc_ssa_repair_value(rc_kernel *k, rc_value *def);
+/* Repair every instruction value of the kernel whose definition no longer dominates all its uses,
+ * and the incomings of phis whose blocks are no longer predecessors (their values are re-read at
+ * the ends of the current predecessors). Cheap when nothing is broken. */
+int rc_ssa_repair_kernel(rc_ctx *ctx, rc_kernel *k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

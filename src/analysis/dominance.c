@@ -1,0 +1,417 @@
+/* CFG snapshots, dominator and post-dominator trees, dominance frontiers.
+ *
+ * The trees follow Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm" (2001): iterate
+ * over the nodes in reverse post-order, intersecting the dominators of processed predecessors by
+ * walking up post-order numbers, until nothing changes. Every traversal uses an explicit stack.
+ *
+ * Post-dominance runs the same algorithm on the reverse graph rooted at a virtual exit (id ==
+ * nblocks). The virtual exit has an edge from every exit block and, for each region that cannot
+ * reach an exit (an infinite loop), from the block of that region that comes last in reverse
+ * post-order, so that every block reachable from the entry has a post-dominator.
+ */
+#include "reconv/analysis.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- CFG snapshot ------------------------------------------------------------------------------- */
+
+void rc_cfg_build(rc_cfg *g, const rc_kernel *k) {
+  uint32_t n = k->nblocks;
+  memset(g, 0, sizeof *g);
+  g->nblocks = n;
+  g->entry = n ? 0 : RC_NONE;
+  g->succ_start = rc_xcalloc(n + 1, sizeof *g->succ_start);
+  g->pred_start = rc_xcalloc(n + 1, sizeof *g->pred_start);
+  uint32_t nedges = 0;
+  for (uint32_t b = 0; b < n; b++) {
+    g->succ_start[b] = nedges;
+    nedges += rc_block_nsuccs(k->blocks[b]);
+  }
+  g->succ_start[n] = nedges;
+  g->succs = rc_xmalloc((nedges ? nedges : 1) * sizeof *g->succs);
+  g->preds = rc_xmalloc((nedges ? nedges : 1) * sizeof *g->preds);
+  uint32_t *count = rc_xcalloc(n + 1, sizeof *count);
+  for (uint32_t b = 0; b < n; b++) {
+    rc_instr *t = rc_block_term(k->blocks[b]);
+    for (uint32_t i = 0; t && i < t->ntargets; i++) {
+      uint32_t s = t->targets[i]->id;
+      g->succs[g->succ_start[b] + i] = s;
+      count[s]++;
+    }
+  }
+  uint32_t acc = 0;
+  for (uint32_t b = 0; b < n; b++) {
+    g->pred_start[b] = acc;
+    acc += count[b];
+    count[b] = g->pred_start[b];
+  }
+  g->pred_start[n] = acc;
+  for (uint32_t b = 0; b < n; b++)
+    for (uint32_t e = g->succ_start[b]; e < g->succ_start[b + 1]; e++)
+      g->preds[count[g->succs[e]]++] = b;
+  free(count);
+}
+
+void rc_cfg_free(rc_cfg *g) {
+  free(g->succ_start);
+  free(g->succs);
+  free(g->pred_start);
+  free(g->preds);
+  memset(g, 0, sizeof *g);
+}
+
+/* Iterative DFS over a CSR graph from `root`; writes the post-order into `po` and returns its
+ * length. `seen` must be zeroed (nnodes entries) and is left marked. */
+static uint32_t dfs_postorder(uint32_t root, const uint32_t *start, const uint32_t *adj,
+                              uint8_t *seen, uint32_t *po, uint32_t *stack, uint32_t *edge) {
+  uint32_t npo = 0, sp = 0;
+  stack[sp] = root;
+  edge[sp] = start[root];
+  sp++;
+  seen[root] = 1;
+  while (sp) {
+    uint32_t b = stack[sp - 1];
+    if (edge[sp - 1] < start[b + 1]) {
+      uint32_t s = adj[edge[sp - 1]++];
+      if (!seen[s]) {
+        seen[s] = 1;
+        stack[sp] = s;
+        edge[sp] = start[s];
+        sp++;
+      }
+    } else {
+      po[npo++] = b;
+      sp--;
+    }
+  }
+  return npo;
+}
+
+uint32_t rc_cfg_rpo(const rc_cfg *g, uint32_t *rpo, uint32_t *rpo_index) {
+  uint32_t n = g->nblocks;
+  if (rpo_index)
+    for (uint32_t i = 0; i < n; i++) rpo_index[i] = RC_NONE;
+  if (!n) return 0;
+  uint8_t *seen = rc_xcalloc(n, 1);
+  uint32_t *po = rc_xmalloc(n * sizeof *po);
+  uint32_t *stack = rc_xmalloc(n * sizeof *stack);
+  uint32_t *edge = rc_xmalloc(n * sizeof *edge);
+  uint32_t npo = dfs_postorder(g->entry, g->succ_start, g->succs, seen, po, stack, edge);
+  for (uint32_t i = 0; i < npo; i++) {
+    rpo[i] = po[npo - 1 - i];
+    if (rpo_index) rpo_index[rpo[i]] = i;
+  }
+  free(seen);
+  free(po);
+  free(stack);
+  free(edge);
+  return npo;
+}
+
+/* ---- dominator trees --------------------------------------------------------------------------------- */
+
+/* The graph the tree is computed on, in the direction of the tree (root first). */
+typedef struct dgraph {
+  uint32_t nnodes, root;
+  uint32_t *succ_start, *succs; /* away from the root */
+  uint32_t *pred_start, *preds; /* towards the root */
+} dgraph;
+
+static void dgraph_free(dgraph *d) {
+  free(d->succ_start);
+  free(d->succs);
+  free(d->pred_start);
+  free(d->preds);
+}
+
+/* Build CSR arrays from an edge list. */
+static void csr_from_edges(uint32_t nnodes, const uint32_t *from, const uint32_t *to, uint32_t nedges,
+                           uint32_t **start_out, uint32_t **adj_out) {
+  uint32_t *start = rc_xcalloc(nnodes + 1, sizeof *start);
+  uint32_t *adj = rc_xmalloc((nedges ? nedges : 1) * sizeof *adj);
+  for (uint32_t e = 0; e < nedges; e++) start[from[e] + 1]++;
+  for (uint32_t i = 0; i < nnodes; i++) start[i + 1] += start[i];
+  uint32_t *fill = rc_xmalloc((nnodes + 1) * sizeof *fill);
+  memcpy(fill, start, (nnodes + 1) * sizeof *fill);
+  for (uint32_t e = 0; e < nedges; e++) adj[fill[from[e]]++] = to[e];
+  free(fill);
+  *start_out = start;
+  *adj_out = adj;
+}
+
+/* The reverse graph with the virtual exit X = nblocks, restricted to blocks reachable from the
+ * entry. Also returns the blocks X was connected to because they cannot reach an exit. */
+static void build_post_graph(const rc_cfg *g, dgraph *d, rc_u32vec *extra) {
+  uint32_t n = g->nblocks, X = n;
+  uint32_t *rpo = rc_xmalloc((n ? n : 1) * sizeof *rpo);
+  uint32_t *rpo_index = rc_xmalloc((n ? n : 1) * sizeof *rpo_index);
+  uint32_t nreach = n ? rc_cfg_rpo(g, rpo, rpo_index) : 0;
+
+  /* edges of the reverse graph: s -> b for every forward edge b -> s among reachable blocks, and
+   * X -> e for exits (and extra exits) */
+  RC_VEC(uint32_t) from = {0}, to = {0};
+  for (uint32_t i = 0; i < nreach; i++) {
+    uint32_t b = rpo[i];
+    if (g->succ_start[b] == g->succ_start[b + 1]) {
+      rc_vec_push(&from, X);
+      rc_vec_push(&to, b);
+    }
+    for (uint32_t e = g->succ_start[b]; e < g->succ_start[b + 1]; e++) {
+      rc_vec_push(&from, g->succs[e]);
+      rc_vec_push(&to, b);
+    }
+  }
+  /* find the blocks that cannot reach an exit: reverse DFS from X, then from extra roots */
+  uint32_t *start, *adj;
+  csr_from_edges(n + 1, from.data, to.data, from.len, &start, &adj);
+  uint8_t *seen = rc_xcalloc(n + 1, 1);
+  uint32_t *po = rc_xmalloc((n + 1) * sizeof *po);
+  uint32_t *stack = rc_xmalloc((n + 1) * sizeof *stack);
+  uint32_t *edge = rc_xmalloc((n + 1) * sizeof *edge);
+  dfs_postorder(X, start, adj, seen, po, stack, edge);
+  bool added = false;
+  for (uint32_t i = nreach; i-- > 0;) {
+    uint32_t b = rpo[i];
+    if (seen[b]) continue;
+    rc_vec_push(extra, b);
+    rc_vec_push(&from, X);
+    rc_vec_push(&to, b);
+    dfs_postorder(b, start, adj, seen, po, stack, edge);
+    added = true;
+  }
+  if (added) {
+    free(start);
+    free(adj);
+    csr_from_edges(n + 1, from.data, to.data, from.len, &start, &adj);
+  }
+  d->nnodes = n + 1;
+  d->root = X;
+  d->succ_start = start;
+  d->succs = adj;
+  csr_from_edges(n + 1, to.data, from.data, from.len, &d->pred_start, &d->preds);
+  rc_vec_free(&from);
+  rc_vec_free(&to);
+  free(seen);
+  free(po);
+  free(stack);
+  free(edge);
+  free(rpo);
+  free(rpo_index);
+}
+
+static uint32_t intersect(const uint32_t *idom, const uint32_t *ponum, uint32_t a, uint32_t b) {
+  while (a != b) {
+    while (ponum[a] < ponum[b]) a = idom[a];
+    while (ponum[b] < ponum[a]) b = idom[b];
+  }
+  return a;
+}
+
+int rc_domtree_build(rc_domtree *t, const rc_cfg *g, bool post) {
+  memset(t, 0, sizeof *t);
+  t->post = post;
+  t->nblocks = g->nblocks;
+  dgraph d = {0};
+  rc_u32vec extra = {0};
+  if (post) {
+    build_post_graph(g, &d, &extra);
+  } else {
+    d.nnodes = g->nblocks;
+    d.root = g->entry;
+    d.succ_start = g->succ_start;
+    d.succs = g->succs;
+    d.pred_start = g->pred_start;
+    d.preds = g->preds;
+  }
+  uint32_t n = d.nnodes;
+  t->nnodes = n;
+  t->root = d.root;
+  t->idom = rc_xmalloc((n ? n : 1) * sizeof *t->idom);
+  for (uint32_t i = 0; i < n; i++) t->idom[i] = RC_NONE;
+  if (n && d.root != RC_NONE) {
+    uint8_t *seen = rc_xcalloc(n, 1);
+    uint32_t *po = rc_xmalloc(n * sizeof *po);
+    uint32_t *stack = rc_xmalloc(n * sizeof *stack);
+    uint32_t *edge = rc_xmalloc(n * sizeof *edge);
+    uint32_t npo = dfs_postorder(d.root, d.succ_start, d.succs, seen, po, stack, edge);
+    uint32_t *ponum = stack; /* reuse: post-order number per node */
+    for (uint32_t i = 0; i < n; i++) ponum[i] = RC_NONE;
+    for (uint32_t i = 0; i < npo; i++) ponum[po[i]] = i;
+    t->idom[d.root] = d.root;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (uint32_t i = npo - 1; i-- > 0;) { /* reverse post-order, root excluded */
+        uint32_t b = po[i], nidom = RC_NONE;
+        for (uint32_t e = d.pred_start[b]; e < d.pred_start[b + 1]; e++) {
+          uint32_t p = d.preds[e];
+          if (t->idom[p] == RC_NONE) continue;
+          nidom = nidom == RC_NONE ? p : intersect(t->idom, ponum, p, nidom);
+        }
+        if (nidom != t->idom[b]) {
+          t->idom[b] = nidom;
+          changed = true;
+        }
+      }
+    }
+    free(seen);
+    free(po);
+    free(stack);
+    free(edge);
+  }
+  /* children lists and DFS numbering of the tree */
+  t->child_start = rc_xcalloc(n + 1, sizeof *t->child_start);
+  t->children = rc_xmalloc((n ? n : 1) * sizeof *t->children);
+  for (uint32_t b = 0; b < n; b++)
+    if (t->idom[b] != RC_NONE && b != d.root) t->child_start[t->idom[b] + 1]++;
+  for (uint32_t i = 0; i < n; i++) t->child_start[i + 1] += t->child_start[i];
+  uint32_t *fill = rc_xmalloc((n + 1) * sizeof *fill);
+  memcpy(fill, t->child_start, (n + 1) * sizeof *fill);
+  for (uint32_t b = 0; b < n; b++)
+    if (t->idom[b] != RC_NONE && b != d.root) t->children[fill[t->idom[b]]++] = b;
+  free(fill);
+  t->pre = rc_xmalloc((n ? n : 1) * sizeof *t->pre);
+  t->post_num = rc_xmalloc((n ? n : 1) * sizeof *t->post_num);
+  t->depth = rc_xmalloc((n ? n : 1) * sizeof *t->depth);
+  for (uint32_t i = 0; i < n; i++) t->pre[i] = t->post_num[i] = t->depth[i] = RC_NONE;
+  if (n && d.root != RC_NONE) {
+    uint32_t *stack = rc_xmalloc(n * sizeof *stack);
+    uint32_t *edge = rc_xmalloc(n * sizeof *edge);
+    uint32_t sp = 0, pre = 0, postn = 0;
+    stack[sp] = d.root;
+    edge[sp++] = t->child_start[d.root];
+    t->pre[d.root] = pre++;
+    t->depth[d.root] = 0;
+    while (sp) {
+      uint32_t b = stack[sp - 1];
+      if (edge[sp - 1] < t->child_start[b + 1]) {
+        uint32_t c = t->children[edge[sp - 1]++];
+        t->pre[c] = pre++;
+        t->depth[c] = t->depth[b] + 1;
+        stack[sp] = c;
+        edge[sp++] = t->child_start[c];
+      } else {
+        t->post_num[b] = postn++;
+        sp--;
+      }
+    }
+    free(stack);
+    free(edge);
+  }
+  t->extra_exits = extra.data;
+  t->nextra_exits = extra.len;
+  if (post) dgraph_free(&d);
+  return 0;
+}
+
+void rc_domtree_free(rc_domtree *t) {
+  free(t->idom);
+  free(t->pre);
+  free(t->post_num);
+  free(t->child_start);
+  free(t->children);
+  free(t->depth);
+  free(t->extra_exits);
+  memset(t, 0, sizeof *t);
+}
+
+bool rc_domtree_contains(const rc_domtree *t, uint32_t b) {
+  return b < t->nnodes && t->idom[b] != RC_NONE;
+}
+
+bool rc_dominates(const rc_domtree *t, uint32_t a, uint32_t b) {
+  if (!rc_domtree_contains(t, a) || !rc_domtree_contains(t, b)) return false;
+  return t->pre[a] <= t->pre[b] && t->post_num[b] <= t->post_num[a];
+}
+
+bool rc_strictly_dominates(const rc_domtree *t, uint32_t a, uint32_t b) {
+  return a != b && rc_dominates(t, a, b);
+}
+
+uint32_t rc_domtree_lca(const rc_domtree *t, uint32_t a, uint32_t b) {
+  if (!rc_domtree_contains(t, a) || !rc_domtree_contains(t, b)) return RC_NONE;
+  while (t->depth[a] > t->depth[b]) a = t->idom[a];
+  while (t->depth[b] > t->depth[a]) b = t->idom[b];
+  while (a != b) {
+    a = t->idom[a];
+    b = t->idom[b];
+  }
+  return a;
+}
+
+/* ---- dominance frontiers --------------------------------------------------------------------------------- */
+
+void rc_domfrontier_build(rc_domfrontier *df, const rc_domtree *t, const rc_cfg *g) {
+  uint32_t n = t->nnodes;
+  /* predecessors in the direction of the tree */
+  dgraph d = {0};
+  rc_u32vec extra = {0};
+  if (t->post) {
+    build_post_graph(g, &d, &extra);
+    rc_vec_free(&extra);
+  } else {
+    d.pred_start = g->pred_start;
+    d.preds = g->preds;
+  }
+  RC_VEC(uint32_t) from = {0}, to = {0};
+  uint32_t *last = rc_xmalloc((n ? n : 1) * sizeof *last);
+  for (uint32_t i = 0; i < n; i++) last[i] = RC_NONE;
+  for (uint32_t b = 0; b < n; b++) {
+    if (!rc_domtree_contains(t, b)) continue;
+    uint32_t np = d.pred_start[b + 1] - d.pred_start[b];
+    if (np < 2) continue;
+    for (uint32_t e = d.pred_start[b]; e < d.pred_start[b + 1]; e++) {
+      uint32_t r = d.preds[e];
+      if (!rc_domtree_contains(t, r)) continue;
+      while (r != t->idom[b]) {
+        if (last[r] == b) break; /* this walk was done for b already */
+        last[r] = b;
+        rc_vec_push(&from, r);
+        rc_vec_push(&to, b);
+        if (r == t->root) break;
+        r = t->idom[r];
+      }
+    }
+  }
+  free(last);
+  df->nnodes = n;
+  csr_from_edges(n, from.data, to.data, from.len, &df->start, &df->nodes);
+  rc_vec_free(&from);
+  rc_vec_free(&to);
+  if (t->post) dgraph_free(&d);
+}
+
+void rc_domfrontier_free(rc_domfrontier *df) {
+  free(df->start);
+  free(df->nodes);
+  memset(df, 0, sizeof *df);
+}
+
+void rc_domfrontier_iterated(const rc_domfrontier *df, const uint32_t *blocks, uint32_t n,
+                             rc_u32vec *out) {
+  uint8_t *in_out = rc_xcalloc(df->nnodes ? df->nnodes : 1, 1);
+  uint8_t *queued = rc_xcalloc(df->nnodes ? df->nnodes : 1, 1);
+  rc_u32vec work = {0};
+  for (uint32_t i = 0; i < n; i++)
+    if (!queued[blocks[i]]) {
+      queued[blocks[i]] = 1;
+      rc_vec_push(&work, blocks[i]);
+    }
+  while (work.len) {
+    uint32_t b = work.data[--work.len];
+    for (uint32_t e = df->start[b]; e < df->start[b + 1]; e++) {
+      uint32_t f = df->nodes[e];
+      if (in_out[f]) continue;
+      in_out[f] = 1;
+      rc_vec_push(out, f);
+      if (!queued[f]) {
+        queued[f] = 1;
+        rc_vec_push(&work, f);
+      }
+    }
+  }
+  rc_vec_free(&work);
+  free(in_out);
+  free(queued);
+}

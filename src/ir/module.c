@@ -1,0 +1,566 @@
+/* The IR object model: modules, kernels, blocks, instructions, edges and names.
+ *
+ * Invariants the functions here keep (and the verifier checks):
+ * - kernel->blocks[i]->id == i;
+ * - the edges of the CFG are exactly the targets of attached terminators, and every edge p -> s
+ *   appears once in s->preds per occurrence in p's terminator.
+ */
+#include "reconv/ir.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- modules ---------------------------------------------------------------------------------- */
+
+rc_module *rc_module_new(rc_ctx *ctx, const char *filename) {
+  rc_module *m = rc_xcalloc(1, sizeof *m);
+  m->ctx = ctx;
+  rc_arena_init(&m->arena);
+  m->filename = filename ? rc_arena_strdup(&m->arena, filename) : NULL;
+  return m;
+}
+
+void rc_module_free(rc_module *m) {
+  if (!m) return;
+  for (uint32_t i = 0; i < m->nkernels; i++) {
+    rc_strmap_free(&m->kernels[i]->block_names);
+    rc_strmap_free(&m->kernels[i]->value_names);
+    rc_strmap_free(&m->kernels[i]->fresh_counters);
+  }
+  rc_arena_free(&m->arena);
+  free(m);
+}
+
+rc_kernel *rc_module_find_kernel(const rc_module *m, const char *name) {
+  for (uint32_t i = 0; i < m->nkernels; i++)
+    if (strcmp(m->kernels[i]->name, name) == 0) return m->kernels[i];
+  return NULL;
+}
+
+/* ---- kernels ------------------------------------------------------------------------------------ */
+
+rc_kernel *rc_kernel_new(rc_module *m, const char *name) {
+  if (rc_module_find_kernel(m, name)) return NULL;
+  rc_kernel *k = rc_arena_alloc(&m->arena, sizeof *k);
+  k->mod = m;
+  k->name = rc_arena_strdup(&m->arena, name);
+  k->level = RC_LEVEL_THREAD;
+  if (m->nkernels == m->kernelcap) {
+    uint32_t ncap = m->kernelcap ? m->kernelcap * 2 : 4;
+    m->kernels = rc_arena_grow(&m->arena, m->kernels, m->nkernels, ncap, sizeof *m->kernels);
+    m->kernelcap = ncap;
+  }
+  m->kernels[m->nkernels++] = k;
+  return k;
+}
+
+static bool name_is_number(const char *s) {
+  if (!*s) return false;
+  for (; *s; s++)
+    if (*s < '0' || *s > '9') return false;
+  return true;
+}
+
+bool rc_value_set_name(rc_kernel *k, rc_value *v, const char *name) {
+  if (v->name && rc_strmap_get(&k->value_names, v->name) == v)
+    rc_strmap_put(&k->value_names, v->name, NULL);
+  if (!name || name_is_number(name)) { /* numbers are how unnamed values print */
+    v->name = NULL;
+    return true;
+  }
+  if (rc_strmap_get(&k->value_names, name)) {
+    v->name = NULL;
+    return false;
+  }
+  v->name = rc_arena_strdup(&k->mod->arena, name);
+  rc_strmap_put(&k->value_names, v->name, v);
+  return true;
+}
+
+rc_value *rc_kernel_add_param(rc_kernel *k, rc_type t, const char *name) {
+  assert(k->nvalues == k->nparams && "parameters come before instructions");
+  rc_value *v = rc_arena_alloc(&k->mod->arena, sizeof *v);
+  v->kind = RC_V_PARAM;
+  v->type = (uint8_t)t;
+  v->id = k->nvalues++;
+  if (name && !rc_value_set_name(k, v, name)) return NULL;
+  if (k->nparams == k->paramcap) {
+    uint32_t ncap = k->paramcap ? k->paramcap * 2 : 4;
+    k->params = rc_arena_grow(&k->mod->arena, k->params, k->nparams, ncap, sizeof *k->params);
+    k->paramcap = ncap;
+  }
+  k->params[k->nparams++] = v;
+  return v;
+}
+
+rc_reg *rc_kernel_add_reg(rc_kernel *k, rc_type t, bool scalar, const char *name) {
+  if (name && rc_kernel_find_reg(k, name)) return NULL;
+  rc_reg *r = rc_arena_alloc(&k->mod->arena, sizeof *r);
+  r->type = (uint8_t)t;
+  r->scalar = scalar;
+  r->id = k->nregs;
+  if (name) {
+    r->name = rc_arena_strdup(&k->mod->arena, name);
+  } else {
+    char buf[32];
+    for (uint32_t n = k->nregs;; n++) {
+      snprintf(buf, sizeof buf, "r%u", n);
+      if (!rc_kernel_find_reg(k, buf)) break;
+    }
+    r->name = rc_arena_strdup(&k->mod->arena, buf);
+  }
+  if (k->nregs == k->regcap) {
+    uint32_t ncap = k->regcap ? k->regcap * 2 : 4;
+    k->regs = rc_arena_grow(&k->mod->arena, k->regs, k->nregs, ncap, sizeof *k->regs);
+    k->regcap = ncap;
+  }
+  k->regs[k->nregs++] = r;
+  return r;
+}
+
+rc_reg *rc_kernel_find_reg(const rc_kernel *k, const char *name) {
+  for (uint32_t i = 0; i < k->nregs; i++)
+    if (strcmp(k->regs[i]->name, name) == 0) return k->regs[i];
+  return NULL;
+}
+
+void rc_kernel_set_run_spec(rc_kernel *k, const char *spec) {
+  k->run_spec = spec ? rc_arena_strdup(&k->mod->arena, spec) : NULL;
+}
+
+rc_block *rc_kernel_find_block(const rc_kernel *k, const char *name) {
+  return rc_strmap_get(&k->block_names, name);
+}
+
+rc_value *rc_kernel_find_value(const rc_kernel *k, const char *name) {
+  return rc_strmap_get(&k->value_names, name);
+}
+
+const char *rc_kernel_fresh_name(rc_kernel *k, const char *base) {
+  /* base0, base1, ... with one counter per base so that naming stays O(1) amortised */
+  uintptr_t n = (uintptr_t)rc_strmap_get(&k->fresh_counters, base);
+  char buf[256];
+  for (;; n++) {
+    snprintf(buf, sizeof buf, "%.200s%lu", base, (unsigned long)n);
+    if (!rc_strmap_get(&k->block_names, buf)) break;
+  }
+  const char *key = rc_strmap_get(&k->fresh_counters, base) ? base
+                                                            : rc_arena_strdup(&k->mod->arena, base);
+  rc_strmap_put(&k->fresh_counters, key, (void *)(n + 1));
+  return rc_arena_strdup(&k->mod->arena, buf);
+}
+
+/* ---- blocks -------------------------------------------------------------------------------------- */
+
+rc_block *rc_block_new(rc_kernel *k, const char *name) {
+  rc_block *b = rc_arena_alloc(&k->mod->arena, sizeof *b);
+  b->parent = k;
+  if (!name)
+    b->name = rc_kernel_fresh_name(k, "bb");
+  else if (rc_strmap_get(&k->block_names, name))
+    b->name = rc_kernel_fresh_name(k, name);
+  else
+    b->name = rc_arena_strdup(&k->mod->arena, name);
+  rc_strmap_put(&k->block_names, b->name, b);
+  if (k->nblocks == k->blockcap) {
+    uint32_t ncap = k->blockcap ? k->blockcap * 2 : 8;
+    k->blocks = rc_arena_grow(&k->mod->arena, k->blocks, k->nblocks, ncap, sizeof *k->blocks);
+    k->blockcap = ncap;
+  }
+  b->id = k->nblocks;
+  k->blocks[k->nblocks++] = b;
+  return b;
+}
+
+void rc_block_move(rc_block *b, uint32_t index) {
+  rc_kernel *k = b->parent;
+  assert(index < k->nblocks);
+  uint32_t from = b->id;
+  if (from < index)
+    memmove(&k->blocks[from], &k->blocks[from + 1], (index - from) * sizeof *k->blocks);
+  else if (from > index)
+    memmove(&k->blocks[index + 1], &k->blocks[index], (from - index) * sizeof *k->blocks);
+  k->blocks[index] = b;
+  uint32_t lo = from < index ? from : index, hi = from < index ? index : from;
+  for (uint32_t i = lo; i <= hi; i++) k->blocks[i]->id = i;
+}
+
+static void pred_add(rc_block *s, rc_block *p) {
+  if (s->npreds == s->predcap) {
+    uint32_t ncap = s->predcap ? s->predcap * 2 : 2;
+    s->preds = rc_arena_grow(&s->parent->mod->arena, s->preds, s->npreds, ncap, sizeof *s->preds);
+    s->predcap = ncap;
+  }
+  s->preds[s->npreds++] = p;
+}
+
+static void pred_remove(rc_block *s, rc_block *p) {
+  for (uint32_t i = 0; i < s->npreds; i++)
+    if (s->preds[i] == p) {
+      s->preds[i] = s->preds[--s->npreds];
+      return;
+    }
+  assert(!"edge missing from predecessor list");
+}
+
+rc_instr *rc_block_term(const rc_block *b) {
+  return b->last && rc_opcode_is_terminator((rc_opcode)b->last->op) ? b->last : NULL;
+}
+
+uint32_t rc_block_nsuccs(const rc_block *b) {
+  rc_instr *t = rc_block_term(b);
+  return t ? t->ntargets : 0;
+}
+
+rc_block *rc_block_succ(const rc_block *b, uint32_t i) {
+  rc_instr *t = rc_block_term(b);
+  return t && i < t->ntargets ? t->targets[i] : NULL;
+}
+
+rc_instr *rc_block_first_nonphi(const rc_block *b) {
+  rc_instr *i = b->first;
+  while (i && i->op == RC_OP_PHI) i = i->next;
+  return i;
+}
+
+bool rc_block_has_pred(const rc_block *b, const rc_block *p) {
+  for (uint32_t i = 0; i < b->npreds; i++)
+    if (b->preds[i] == p) return true;
+  return false;
+}
+
+uint32_t rc_block_count_pred(const rc_block *b, const rc_block *p) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < b->npreds; i++) n += b->preds[i] == p;
+  return n;
+}
+
+/* Drop the phi entries for predecessor p in s (when the last edge p -> s goes away). */
+static void drop_phi_entries(rc_block *s, rc_block *p) {
+  for (rc_instr *i = s->first; i && i->op == RC_OP_PHI; i = i->next) {
+    int idx = rc_phi_index_of(i, p);
+    if (idx >= 0) rc_phi_remove_incoming(i, (uint32_t)idx);
+  }
+}
+
+static void block_unlink_outgoing(rc_block *b) {
+  rc_instr *t = rc_block_term(b);
+  if (!t) return;
+  for (uint32_t i = 0; i < t->ntargets; i++) {
+    rc_block *s = t->targets[i];
+    if (rc_block_count_pred(s, b) == 1) drop_phi_entries(s, b);
+  }
+  rc_instr_detach(t);
+}
+
+void rc_block_remove(rc_block *b) {
+  rc_kernel *k = b->parent;
+  assert(b->npreds == 0 && "removing a block that still has predecessors");
+  block_unlink_outgoing(b);
+  uint32_t id = b->id;
+  memmove(&k->blocks[id], &k->blocks[id + 1], (k->nblocks - id - 1) * sizeof *k->blocks);
+  k->nblocks--;
+  for (uint32_t i = id; i < k->nblocks; i++) k->blocks[i]->id = i;
+  if (rc_strmap_get(&k->block_names, b->name) == b) rc_strmap_put(&k->block_names, b->name, NULL);
+  b->parent = NULL;
+  b->id = RC_NONE;
+}
+
+void rc_kernel_remove_blocks(rc_kernel *k, const bool *dead) {
+  for (uint32_t i = 0; i < k->nblocks; i++)
+    if (dead[i]) block_unlink_outgoing(k->blocks[i]);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < k->nblocks; i++) {
+    rc_block *b = k->blocks[i];
+    if (dead[i]) {
+      assert(b->npreds == 0 && "removing a block that still has predecessors");
+      if (rc_strmap_get(&k->block_names, b->name) == b)
+        rc_strmap_put(&k->block_names, b->name, NULL);
+      b->parent = NULL;
+      b->id = RC_NONE;
+    } else {
+      b->id = n;
+      k->blocks[n++] = b;
+    }
+  }
+  k->nblocks = n;
+}
+
+/* ---- instructions ----------------------------------------------------------------------------------- */
+
+rc_instr *rc_instr_new(rc_kernel *k, rc_opcode op, rc_type type, uint32_t nops, uint32_t ntargets) {
+  rc_arena *a = &k->mod->arena;
+  rc_instr *i = rc_arena_alloc(a, sizeof *i);
+  i->v.kind = RC_V_INSTR;
+  i->v.type = (uint8_t)type;
+  i->v.id = type != RC_VOID ? k->nvalues++ : RC_NONE;
+  i->op = (uint16_t)op;
+  i->nops = nops;
+  i->opcap = nops ? nops : (op == RC_OP_PHI ? 2 : 0);
+  if (i->opcap) i->ops = rc_arena_alloc(a, i->opcap * sizeof *i->ops);
+  if (op == RC_OP_PHI) {
+    i->ntargets = nops;
+    i->targets = rc_arena_alloc(a, i->opcap * sizeof *i->targets);
+  } else {
+    i->ntargets = ntargets;
+    if (ntargets) i->targets = rc_arena_alloc(a, ntargets * sizeof *i->targets);
+    if (op == RC_OP_SWITCH && ntargets > 1)
+      i->cases = rc_arena_alloc(a, (ntargets - 1) * sizeof *i->cases);
+  }
+  return i;
+}
+
+static void attach_edges(rc_instr *i) {
+  if (!rc_opcode_is_terminator((rc_opcode)i->op)) return;
+  for (uint32_t t = 0; t < i->ntargets; t++)
+    if (i->targets[t]) pred_add(i->targets[t], i->parent);
+}
+
+static void link_between(rc_block *b, rc_instr *prev, rc_instr *next, rc_instr *i) {
+  assert(!i->parent && "instruction already in a block");
+  i->parent = b;
+  i->prev = prev;
+  i->next = next;
+  if (prev) prev->next = i; else b->first = i;
+  if (next) next->prev = i; else b->last = i;
+  attach_edges(i);
+}
+
+void rc_instr_append(rc_block *b, rc_instr *i) {
+  link_between(b, b->last, NULL, i);
+}
+
+void rc_instr_prepend(rc_block *b, rc_instr *i) {
+  link_between(b, NULL, b->first, i);
+}
+
+void rc_instr_insert_before(rc_instr *pos, rc_instr *i) {
+  link_between(pos->parent, pos->prev, pos, i);
+}
+
+void rc_instr_insert_after(rc_instr *pos, rc_instr *i) {
+  link_between(pos->parent, pos, pos->next, i);
+}
+
+void rc_instr_insert_before_term(rc_block *b, rc_instr *i) {
+  rc_instr *t = rc_block_term(b);
+  if (t) rc_instr_insert_before(t, i); else rc_instr_append(b, i);
+}
+
+void rc_instr_insert_after_phis(rc_block *b, rc_instr *i) {
+  rc_instr *pos = rc_block_first_nonphi(b);
+  if (pos) rc_instr_insert_before(pos, i); else rc_instr_append(b, i);
+}
+
+void rc_instr_detach(rc_instr *i) {
+  rc_block *b = i->parent;
+  if (!b) return;
+  if (rc_opcode_is_terminator((rc_opcode)i->op))
+    for (uint32_t t = 0; t < i->ntargets; t++)
+      if (i->targets[t]) pred_remove(i->targets[t], b);
+  if (i->prev) i->prev->next = i->next; else b->first = i->next;
+  if (i->next) i->next->prev = i->prev; else b->last = i->prev;
+  i->prev = i->next = NULL;
+  i->parent = NULL;
+}
+
+void rc_instr_set_op(rc_instr *i, uint32_t idx, rc_value *v) {
+  assert(idx < i->nops);
+  i->ops[idx] = v;
+}
+
+void rc_term_set_target(rc_instr *term, uint32_t i, rc_block *target) {
+  assert(i < term->ntargets);
+  rc_block *old = term->targets[i];
+  if (old == target) return;
+  if (term->parent) {
+    if (old) pred_remove(old, term->parent);
+    if (target) pred_add(target, term->parent);
+  }
+  term->targets[i] = target;
+}
+
+void rc_block_set_term(rc_block *b, rc_instr *term) {
+  rc_instr *old = rc_block_term(b);
+  if (old) rc_instr_detach(old);
+  rc_instr_append(b, term);
+}
+
+void rc_kernel_replace_uses(rc_kernel *k, rc_value *from, rc_value *to) {
+  for (uint32_t bi = 0; bi < k->nblocks; bi++)
+    for (rc_instr *i = k->blocks[bi]->first; i; i = i->next)
+      for (uint32_t o = 0; o < i->nops; o++)
+        if (i->ops[o] == from) i->ops[o] = to;
+}
+
+/* ---- constants ---------------------------------------------------------------------------------------- */
+
+int64_t rc_int_canon(rc_type t, int64_t value) {
+  switch (t) {
+  case RC_I1: return value & 1;
+  case RC_I8: return (int8_t)value;
+  case RC_I16: return (int16_t)value;
+  case RC_I32: return (int32_t)value;
+  default: return value;
+  }
+}
+
+static rc_const *const_new(rc_kernel *k, rc_type t) {
+  rc_const *c = rc_arena_alloc(&k->mod->arena, sizeof *c);
+  c->v.kind = RC_V_CONST;
+  c->v.type = (uint8_t)t;
+  c->v.id = RC_NONE;
+  return c;
+}
+
+rc_value *rc_const_int(rc_kernel *k, rc_type t, int64_t value) {
+  rc_const *c = const_new(k, t);
+  c->u.i = rc_int_canon(t, value);
+  return &c->v;
+}
+
+rc_value *rc_const_float(rc_kernel *k, rc_type t, double value) {
+  rc_const *c = const_new(k, t);
+  c->u.f = t == RC_F32 ? (double)(float)value : value;
+  return &c->v;
+}
+
+rc_value *rc_const_bool(rc_kernel *k, bool value) {
+  return rc_const_int(k, RC_I1, value);
+}
+
+rc_value *rc_undef(rc_kernel *k, rc_type t) {
+  rc_value *v = rc_arena_alloc(&k->mod->arena, sizeof *v);
+  v->kind = RC_V_UNDEF;
+  v->type = (uint8_t)t;
+  v->id = RC_NONE;
+  return v;
+}
+
+bool rc_value_is_const(const rc_value *v) {
+  return v->kind == RC_V_CONST;
+}
+
+int64_t rc_const_ival(const rc_value *v) {
+  return ((const rc_const *)v)->u.i;
+}
+
+double rc_const_fval(const rc_value *v) {
+  return ((const rc_const *)v)->u.f;
+}
+
+/* ---- phis ----------------------------------------------------------------------------------------------- */
+
+rc_instr *rc_phi_new(rc_block *b, rc_type t, const char *name) {
+  rc_kernel *k = b->parent;
+  rc_instr *phi = rc_instr_new(k, RC_OP_PHI, t, 0, 0);
+  if (name) rc_value_set_name(k, &phi->v, name);
+  rc_instr *pos = rc_block_first_nonphi(b);
+  if (pos) rc_instr_insert_before(pos, phi); else rc_instr_append(b, phi);
+  return phi;
+}
+
+void rc_phi_add_incoming(rc_instr *phi, rc_value *v, rc_block *from) {
+  assert(phi->op == RC_OP_PHI);
+  if (phi->nops == phi->opcap) {
+    rc_arena *a = &(phi->parent ? phi->parent->parent : from->parent)->mod->arena;
+    uint32_t ncap = phi->opcap ? phi->opcap * 2 : 2;
+    phi->ops = rc_arena_grow(a, phi->ops, phi->nops, ncap, sizeof *phi->ops);
+    phi->targets = rc_arena_grow(a, phi->targets, phi->nops, ncap, sizeof *phi->targets);
+    phi->opcap = ncap;
+  }
+  phi->ops[phi->nops] = v;
+  phi->targets[phi->nops] = from;
+  phi->nops++;
+  phi->ntargets = phi->nops;
+}
+
+void rc_phi_remove_incoming(rc_instr *phi, uint32_t idx) {
+  assert(idx < phi->nops);
+  /* keep the order of the remaining entries: it is visible in the printed form */
+  memmove(&phi->ops[idx], &phi->ops[idx + 1], (phi->nops - idx - 1) * sizeof *phi->ops);
+  memmove(&phi->targets[idx], &phi->targets[idx + 1], (phi->nops - idx - 1) * sizeof *phi->targets);
+  phi->nops--;
+  phi->ntargets = phi->nops;
+}
+
+int rc_phi_index_of(const rc_instr *phi, const rc_block *from) {
+  for (uint32_t i = 0; i < phi->nops; i++)
+    if (phi->targets[i] == from) return (int)i;
+  return -1;
+}
+
+rc_value *rc_phi_value_for(const rc_instr *phi, const rc_block *from) {
+  int i = rc_phi_index_of(phi, from);
+  return i < 0 ? NULL : phi->ops[i];
+}
+
+/* ---- cloning ------------------------------------------------------------------------------------------------ */
+
+static rc_value *clone_value(rc_kernel *nk, rc_value **map, const rc_value *v) {
+  switch (v->kind) {
+  case RC_V_INSTR:
+  case RC_V_PARAM: return map[v->id];
+  case RC_V_CONST:
+    return rc_type_is_float((rc_type)v->type) ? rc_const_float(nk, (rc_type)v->type, rc_const_fval(v))
+                                              : rc_const_int(nk, (rc_type)v->type, rc_const_ival(v));
+  default: return rc_undef(nk, (rc_type)v->type);
+  }
+}
+
+rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name) {
+  rc_kernel *nk = rc_kernel_new(into, name);
+  if (!nk) return NULL;
+  nk->level = k->level;
+  if (k->run_spec) rc_kernel_set_run_spec(nk, k->run_spec);
+  nk->line = k->line;
+  nk->col = k->col;
+  rc_value **map = rc_xcalloc(k->nvalues ? k->nvalues : 1, sizeof *map);
+  for (uint32_t i = 0; i < k->nparams; i++)
+    map[k->params[i]->id] = rc_kernel_add_param(nk, (rc_type)k->params[i]->type, k->params[i]->name);
+  for (uint32_t i = 0; i < k->nregs; i++)
+    rc_kernel_add_reg(nk, (rc_type)k->regs[i]->type, k->regs[i]->scalar, k->regs[i]->name);
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    rc_block *nb = rc_block_new(nk, k->blocks[b]->name);
+    nb->bflags = k->blocks[b]->bflags;
+    nb->line = k->blocks[b]->line;
+    nb->col = k->blocks[b]->col;
+  }
+  /* first create every instruction (operands may refer forward, e.g. through phis) */
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      rc_instr *ni = rc_instr_new(nk, (rc_opcode)i->op, (rc_type)i->v.type,
+                                  i->op == RC_OP_PHI ? 0 : i->nops,
+                                  i->op == RC_OP_PHI ? 0 : i->ntargets);
+      ni->pred = i->pred;
+      ni->iflags = i->iflags;
+      ni->imm = i->imm;
+      ni->line = i->line;
+      ni->col = i->col;
+      if (i->reg) ni->reg = nk->regs[i->reg->id];
+      if (i->v.name) rc_value_set_name(nk, &ni->v, i->v.name);
+      if (i->v.id != RC_NONE) map[i->v.id] = &ni->v;
+      if (i->op == RC_OP_SWITCH && i->ntargets > 1)
+        memcpy(ni->cases, i->cases, (i->ntargets - 1) * sizeof *i->cases);
+      /* targets before attaching, so that edges are added once */
+      if (i->op != RC_OP_PHI)
+        for (uint32_t t = 0; t < i->ntargets; t++) ni->targets[t] = nk->blocks[i->targets[t]->id];
+      rc_instr_append(nk->blocks[b], ni);
+    }
+  }
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    rc_instr *ni = nk->blocks[b]->first;
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, ni = ni->next) {
+      if (i->op == RC_OP_PHI) {
+        for (uint32_t o = 0; o < i->nops; o++)
+          rc_phi_add_incoming(ni, clone_value(nk, map, i->ops[o]), nk->blocks[i->targets[o]->id]);
+      } else {
+        for (uint32_t o = 0; o < i->nops; o++) ni->ops[o] = clone_value(nk, map, i->ops[o]);
+      }
+    }
+  }
+  free(map);
+  return nk;
+}

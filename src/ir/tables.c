@@ -1,0 +1,152 @@
+/* Static facts about types, opcodes, comparison predicates and builtins. */
+#include "reconv/ir.h"
+
+#include <string.h>
+
+static const char *const type_names[RC_TYPE_COUNT] = {
+    "void", "i1", "i8", "i16", "i32", "i64", "f32", "f64", "ptr", "mask",
+};
+
+const char *rc_type_name(rc_type t) {
+  return t < RC_TYPE_COUNT ? type_names[t] : "?";
+}
+
+bool rc_type_is_int(rc_type t) {
+  return t >= RC_I1 && t <= RC_I64;
+}
+
+bool rc_type_is_float(rc_type t) {
+  return t == RC_F32 || t == RC_F64;
+}
+
+unsigned rc_type_bits(rc_type t) {
+  switch (t) {
+  case RC_I1: return 1;
+  case RC_I8: return 8;
+  case RC_I16: return 16;
+  case RC_I32: case RC_F32: return 32;
+  case RC_I64: case RC_F64: case RC_PTR: case RC_MASK: return 64;
+  default: return 0;
+  }
+}
+
+unsigned rc_type_size(rc_type t) {
+  return t == RC_I1 ? 1 : rc_type_bits(t) / 8;
+}
+
+static const char *const opcode_names[RC_OP_COUNT] = {
+    [RC_OP_NONE] = "<none>",
+    [RC_OP_ADD] = "add", [RC_OP_SUB] = "sub", [RC_OP_MUL] = "mul", [RC_OP_SDIV] = "sdiv",
+    [RC_OP_UDIV] = "udiv", [RC_OP_SREM] = "srem", [RC_OP_UREM] = "urem", [RC_OP_AND] = "and",
+    [RC_OP_OR] = "or", [RC_OP_XOR] = "xor", [RC_OP_ANDN] = "andn", [RC_OP_SHL] = "shl",
+    [RC_OP_LSHR] = "lshr", [RC_OP_ASHR] = "ashr",
+    [RC_OP_FADD] = "fadd", [RC_OP_FSUB] = "fsub", [RC_OP_FMUL] = "fmul", [RC_OP_FDIV] = "fdiv",
+    [RC_OP_FREM] = "frem", [RC_OP_FNEG] = "fneg",
+    [RC_OP_ICMP] = "icmp", [RC_OP_FCMP] = "fcmp", [RC_OP_SELECT] = "select",
+    [RC_OP_TRUNC] = "trunc", [RC_OP_ZEXT] = "zext", [RC_OP_SEXT] = "sext",
+    [RC_OP_FPTRUNC] = "fptrunc", [RC_OP_FPEXT] = "fpext", [RC_OP_FPTOSI] = "fptosi",
+    [RC_OP_FPTOUI] = "fptoui", [RC_OP_SITOFP] = "sitofp", [RC_OP_UITOFP] = "uitofp",
+    [RC_OP_PTRTOINT] = "ptrtoint", [RC_OP_INTTOPTR] = "inttoptr", [RC_OP_BITCAST] = "bitcast",
+    [RC_OP_LOAD] = "load", [RC_OP_STORE] = "store", [RC_OP_GEP] = "gep",
+    [RC_OP_ALLOCA] = "alloca", [RC_OP_LOCALMEM] = "localmem",
+    [RC_OP_CALL] = "call", [RC_OP_PHI] = "phi",
+    [RC_OP_BALLOT] = "ballot", [RC_OP_EXEC] = "exec", [RC_OP_SETEXEC] = "setexec",
+    [RC_OP_RGET] = "rget", [RC_OP_RSET] = "rset",
+    [RC_OP_BR] = "br", [RC_OP_JMP] = "jmp", [RC_OP_SWITCH] = "switch", [RC_OP_RET] = "ret",
+    [RC_OP_UNREACHABLE] = "unreachable", [RC_OP_BREXECZ] = "brexecz",
+};
+
+const char *rc_opcode_name(rc_opcode op) {
+  return op < RC_OP_COUNT && opcode_names[op] ? opcode_names[op] : "?";
+}
+
+bool rc_opcode_is_terminator(rc_opcode op) {
+  return op >= RC_OP_BR && op <= RC_OP_BREXECZ;
+}
+
+bool rc_opcode_is_int_binop(rc_opcode op) {
+  return op >= RC_OP_ADD && op <= RC_OP_ASHR;
+}
+
+bool rc_opcode_is_float_binop(rc_opcode op) {
+  return op >= RC_OP_FADD && op <= RC_OP_FREM;
+}
+
+bool rc_opcode_is_cast(rc_opcode op) {
+  return op >= RC_OP_TRUNC && op <= RC_OP_BITCAST;
+}
+
+static const char *const cmp_names[RC_CMP_COUNT] = {
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+    "oeq", "one", "olt", "ole", "ogt", "oge", "ord",
+    "ueq", "une", "ult", "ule", "ugt", "uge", "uno", "true", "false",
+};
+
+const char *rc_cmp_name(rc_cmp c) {
+  return c < RC_CMP_COUNT ? cmp_names[c] : "?";
+}
+
+bool rc_cmp_is_float(rc_cmp c) {
+  return c >= RC_CMP_OEQ && c < RC_CMP_COUNT;
+}
+
+static const rc_builtin_info builtins[RC_BI_COUNT] = {
+    [RC_BI_GLOBAL_ID] = {"global_id", RC_SIG_QUERY_DIM, true, false},
+    [RC_BI_LOCAL_ID] = {"local_id", RC_SIG_QUERY_DIM, true, false},
+    [RC_BI_GROUP_ID] = {"group_id", RC_SIG_QUERY_DIM, false, false},
+    [RC_BI_GLOBAL_SIZE] = {"global_size", RC_SIG_QUERY_DIM, false, false},
+    [RC_BI_LOCAL_SIZE] = {"local_size", RC_SIG_QUERY_DIM, false, false},
+    [RC_BI_NUM_GROUPS] = {"num_groups", RC_SIG_QUERY_DIM, false, false},
+    [RC_BI_LANE_ID] = {"lane_id", RC_SIG_QUERY, true, false},
+    [RC_BI_WAVE_SIZE] = {"wave_size", RC_SIG_QUERY, false, false},
+    [RC_BI_BARRIER] = {"barrier", RC_SIG_VOID0, false, true},
+    [RC_BI_SQRT] = {"sqrt", RC_SIG_F1, false, false},
+    [RC_BI_FABS] = {"fabs", RC_SIG_F1, false, false},
+    [RC_BI_FLOOR] = {"floor", RC_SIG_F1, false, false},
+    [RC_BI_CEIL] = {"ceil", RC_SIG_F1, false, false},
+    [RC_BI_FTRUNC] = {"ftrunc", RC_SIG_F1, false, false},
+    [RC_BI_ROUND] = {"round", RC_SIG_F1, false, false},
+    [RC_BI_EXP] = {"exp", RC_SIG_F1, false, false},
+    [RC_BI_EXP2] = {"exp2", RC_SIG_F1, false, false},
+    [RC_BI_LOG] = {"log", RC_SIG_F1, false, false},
+    [RC_BI_LOG2] = {"log2", RC_SIG_F1, false, false},
+    [RC_BI_SIN] = {"sin", RC_SIG_F1, false, false},
+    [RC_BI_COS] = {"cos", RC_SIG_F1, false, false},
+    [RC_BI_RSQRT] = {"rsqrt", RC_SIG_F1, false, false},
+    [RC_BI_FMIN] = {"fmin", RC_SIG_F2, false, false},
+    [RC_BI_FMAX] = {"fmax", RC_SIG_F2, false, false},
+    [RC_BI_POW] = {"pow", RC_SIG_F2, false, false},
+    [RC_BI_COPYSIGN] = {"copysign", RC_SIG_F2, false, false},
+    [RC_BI_FMA] = {"fma", RC_SIG_F3, false, false},
+    [RC_BI_SMIN] = {"smin", RC_SIG_I2, false, false},
+    [RC_BI_SMAX] = {"smax", RC_SIG_I2, false, false},
+    [RC_BI_UMIN] = {"umin", RC_SIG_I2, false, false},
+    [RC_BI_UMAX] = {"umax", RC_SIG_I2, false, false},
+    [RC_BI_ABS] = {"abs", RC_SIG_I1, false, false},
+    [RC_BI_CTPOP] = {"ctpop", RC_SIG_I1, false, false},
+    [RC_BI_CLZ] = {"clz", RC_SIG_I1, false, false},
+    [RC_BI_CTZ] = {"ctz", RC_SIG_I1, false, false},
+    [RC_BI_ATOMIC_ADD] = {"atomic_add", RC_SIG_ATOMIC, true, true},
+    [RC_BI_ATOMIC_SUB] = {"atomic_sub", RC_SIG_ATOMIC, true, true},
+    [RC_BI_ATOMIC_XCHG] = {"atomic_xchg", RC_SIG_ATOMIC, true, true},
+    [RC_BI_ATOMIC_SMIN] = {"atomic_smin", RC_SIG_ATOMIC, true, true},
+    [RC_BI_ATOMIC_SMAX] = {"atomic_smax", RC_SIG_ATOMIC, true, true},
+    [RC_BI_ATOMIC_UMIN] = {"atomic_umin", RC_SIG_ATOMIC, true, true},
+    [RC_BI_ATOMIC_UMAX] = {"atomic_umax", RC_SIG_ATOMIC, true, true},
+    [RC_BI_ATOMIC_AND] = {"atomic_and", RC_SIG_ATOMIC, true, true},
+    [RC_BI_ATOMIC_OR] = {"atomic_or", RC_SIG_ATOMIC, true, true},
+    [RC_BI_ATOMIC_XOR] = {"atomic_xor", RC_SIG_ATOMIC, true, true},
+    [RC_BI_ATOMIC_CMPXCHG] = {"atomic_cmpxchg", RC_SIG_CMPXCHG, true, true},
+    [RC_BI_MEMCPY] = {"memcpy", RC_SIG_MEMCPY, false, true},
+    [RC_BI_MEMSET] = {"memset", RC_SIG_MEMSET, false, true},
+};
+
+const rc_builtin_info *rc_builtin_get(rc_builtin b) {
+  return b < RC_BI_COUNT ? &builtins[b] : NULL;
+}
+
+int rc_builtin_lookup(const char *name) {
+  for (int i = 0; i < RC_BI_COUNT; i++)
+    if (builtins[i].name && strcmp(builtins[i].name, name) == 0) return i;
+  return -1;
+}

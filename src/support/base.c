@@ -1,0 +1,277 @@
+/* Base services: diagnostics, the arena, heap helpers, vectors, string buffers, the string map. */
+#include "reconv/base.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- diagnostics ------------------------------------------------------------------------------ */
+
+void rc_ctx_init(rc_ctx *ctx) {
+  memset(ctx, 0, sizeof *ctx);
+}
+
+static const char *severity_name(rc_severity s) {
+  switch (s) {
+  case RC_SEV_NOTE: return "note";
+  case RC_SEV_WARNING: return "warning";
+  default: return "error";
+  }
+}
+
+void rc_diag_format(const rc_diag *d, char *buf, size_t size) {
+  if (d->file && d->line)
+    snprintf(buf, size, "%s:%u:%u: %s: %s\n", d->file, d->line, d->col, severity_name(d->severity),
+             d->message);
+  else if (d->file)
+    snprintf(buf, size, "%s: %s: %s\n", d->file, severity_name(d->severity), d->message);
+  else
+    snprintf(buf, size, "%s: %s\n", severity_name(d->severity), d->message);
+}
+
+int rc_vreport(rc_ctx *ctx, rc_severity sev, const char *file, uint32_t line, uint32_t col,
+               const char *fmt, va_list ap) {
+  char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  if (sev == RC_SEV_ERROR) ctx->nerrors++;
+  if (ctx->max_errors && sev == RC_SEV_ERROR && ctx->nerrors > ctx->max_errors) return -1;
+  rc_diag d = {sev, file, line, col, msg};
+  if (ctx->diag) {
+    ctx->diag(ctx->diag_user, &d);
+  } else {
+    char buf[1400];
+    rc_diag_format(&d, buf, sizeof buf);
+    fputs(buf, stderr);
+  }
+  return -1;
+}
+
+int rc_report(rc_ctx *ctx, rc_severity sev, const char *file, uint32_t line, uint32_t col,
+              const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int r = rc_vreport(ctx, sev, file, line, col, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+/* ---- heap --------------------------------------------------------------------------------------- */
+
+static void out_of_memory(size_t n) {
+  fprintf(stderr, "reconv: out of memory (allocating %zu bytes)\n", n);
+  abort();
+}
+
+void *rc_xmalloc(size_t size) {
+  void *p = malloc(size ? size : 1);
+  if (!p) out_of_memory(size);
+  return p;
+}
+
+void *rc_xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) out_of_memory(n * size);
+  return p;
+}
+
+void *rc_xrealloc(void *p, size_t size) {
+  void *q = realloc(p, size ? size : 1);
+  if (!q) out_of_memory(size);
+  return q;
+}
+
+char *rc_xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = rc_xmalloc(n);
+  memcpy(p, s, n);
+  return p;
+}
+
+void rc_vec_reserve_(void **data, uint32_t *cap, uint32_t need, size_t elem) {
+  if (need <= *cap) return;
+  uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 8;
+  while (ncap < need) ncap *= 2;
+  if (ncap > UINT32_MAX) ncap = UINT32_MAX;
+  *data = rc_xrealloc(*data, (size_t)ncap * elem);
+  *cap = (uint32_t)ncap;
+}
+
+/* ---- arena ---------------------------------------------------------------------------------------- */
+
+struct rc_arena_chunk {
+  rc_arena_chunk *next;
+  size_t size;
+  /* data follows, 16-byte aligned */
+};
+
+#define CHUNK_HEADER ((sizeof(rc_arena_chunk) + 15) & ~(size_t)15)
+#define CHUNK_DEFAULT (256 * 1024)
+
+void rc_arena_init(rc_arena *a) {
+  memset(a, 0, sizeof *a);
+}
+
+void rc_arena_free(rc_arena *a) {
+  rc_arena_chunk *c = a->chunks;
+  while (c) {
+    rc_arena_chunk *n = c->next;
+    free(c);
+    c = n;
+  }
+  memset(a, 0, sizeof *a);
+}
+
+void *rc_arena_alloc(rc_arena *a, size_t size) {
+  size = (size + 15) & ~(size_t)15;
+  if (size == 0) size = 16;
+  if ((size_t)(a->end - a->cur) < size) {
+    size_t csize = size > CHUNK_DEFAULT / 4 ? size : CHUNK_DEFAULT;
+    rc_arena_chunk *c = rc_xmalloc(CHUNK_HEADER + csize);
+    c->size = csize;
+    if (size > CHUNK_DEFAULT / 4 && a->chunks) {
+      /* a big block gets its own chunk; keep bumping in the current one */
+      c->next = a->chunks->next;
+      a->chunks->next = c;
+      a->total += size;
+      void *p = (char *)c + CHUNK_HEADER;
+      memset(p, 0, size);
+      return p;
+    }
+    c->next = a->chunks;
+    a->chunks = c;
+    a->cur = (char *)c + CHUNK_HEADER;
+    a->end = a->cur + csize;
+  }
+  void *p = a->cur;
+  a->cur += size;
+  a->total += size;
+  memset(p, 0, size);
+  return p;
+}
+
+char *rc_arena_strndup(rc_arena *a, const char *s, size_t n) {
+  char *p = rc_arena_alloc(a, n + 1);
+  memcpy(p, s, n);
+  p[n] = 0;
+  return p;
+}
+
+char *rc_arena_strdup(rc_arena *a, const char *s) {
+  return rc_arena_strndup(a, s, strlen(s));
+}
+
+void *rc_arena_grow(rc_arena *a, void *old, size_t old_count, size_t new_count, size_t elem) {
+  void *p = rc_arena_alloc(a, new_count * elem);
+  if (old && old_count) memcpy(p, old, (old_count < new_count ? old_count : new_count) * elem);
+  return p;
+}
+
+/* ---- string buffer ----------------------------------------------------------------------------------- */
+
+void rc_sb_init(rc_strbuf *sb) {
+  memset(sb, 0, sizeof *sb);
+}
+
+void rc_sb_free(rc_strbuf *sb) {
+  free(sb->data);
+  memset(sb, 0, sizeof *sb);
+}
+
+static void sb_reserve(rc_strbuf *sb, size_t extra) {
+  if (sb->len + extra + 1 <= sb->cap) return;
+  size_t ncap = sb->cap ? sb->cap * 2 : 256;
+  while (ncap < sb->len + extra + 1) ncap *= 2;
+  sb->data = rc_xrealloc(sb->data, ncap);
+  sb->cap = ncap;
+}
+
+void rc_sb_puts(rc_strbuf *sb, const char *s) {
+  size_t n = strlen(s);
+  sb_reserve(sb, n);
+  memcpy(sb->data + sb->len, s, n + 1);
+  sb->len += n;
+}
+
+void rc_sb_putc(rc_strbuf *sb, char c) {
+  sb_reserve(sb, 1);
+  sb->data[sb->len++] = c;
+  sb->data[sb->len] = 0;
+}
+
+void rc_sb_printf(rc_strbuf *sb, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char small[256];
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  sb_reserve(sb, (size_t)n);
+  if ((size_t)n < sizeof small) {
+    memcpy(sb->data + sb->len, small, (size_t)n + 1);
+  } else {
+    va_start(ap, fmt);
+    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
+  sb->len += (size_t)n;
+}
+
+/* ---- string map ---------------------------------------------------------------------------------------- */
+
+uint64_t rc_hash_bytes(const void *p, size_t n, uint64_t seed) {
+  /* FNV-1a, 64 bit */
+  const unsigned char *s = p;
+  uint64_t h = 1469598103934665603ull ^ seed;
+  for (size_t i = 0; i < n; i++) {
+    h ^= s[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+void rc_strmap_init(rc_strmap *m) {
+  memset(m, 0, sizeof *m);
+}
+
+void rc_strmap_free(rc_strmap *m) {
+  free(m->slots);
+  memset(m, 0, sizeof *m);
+}
+
+static uint32_t strmap_find(const rc_strmap *m, const char *key, uint64_t h) {
+  uint32_t mask = m->cap - 1;
+  uint32_t i = (uint32_t)h & mask;
+  for (;;) {
+    const rc_strmap_entry *e = &m->slots[i];
+    if (!e->key || strcmp(e->key, key) == 0) return i;
+    i = (i + 1) & mask;
+  }
+}
+
+void *rc_strmap_get(const rc_strmap *m, const char *key) {
+  if (!m->cap) return NULL;
+  uint32_t i = strmap_find(m, key, rc_hash_bytes(key, strlen(key), 0));
+  return m->slots[i].key ? m->slots[i].value : NULL;
+}
+
+void rc_strmap_put(rc_strmap *m, const char *key, void *value) {
+  if ((m->len + 1) * 4 >= m->cap * 3) {
+    uint32_t ncap = m->cap ? m->cap * 2 : 16;
+    rc_strmap_entry *old = m->slots;
+    uint32_t ocap = m->cap;
+    m->slots = rc_xcalloc(ncap, sizeof *m->slots);
+    m->cap = ncap;
+    for (uint32_t i = 0; i < ocap; i++)
+      if (old[i].key) {
+        uint32_t j = strmap_find(m, old[i].key, rc_hash_bytes(old[i].key, strlen(old[i].key), 0));
+        m->slots[j] = old[i];
+      }
+    free(old);
+  }
+  uint32_t i = strmap_find(m, key, rc_hash_bytes(key, strlen(key), 0));
+  if (!m->slots[i].key) { /* a new key; an existing one keeps its stored pointer */
+    m->len++;
+    m->slots[i].key = key;
+  }
+  m->slots[i].value = value;
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Golden-test runner, in the spirit of LLVM's lit: a test file carries its commands on lines
+# containing "RUN:"; the runner runs each from the repository root with bash and compares their
+# combined output with FILE.expected.
+#
+#   run.sh check FILE    exit 0 when the output matches, 1 (with a diff) when not, 77 to skip
+#   run.sh update FILE   write FILE.expected from the current output (scripts/update-golden.sh)
+#
+# In a command: %s is the test file, %S its directory, %t a scratch file path, %T a scratch dir.
+# Each command's output (stdout, then stderr) is followed by "[exit N]" when N is not 0.
+# "REQUIRES: llvm" or "REQUIRES: dot" skip the test when reconv lacks the LLVM bridge or graphviz
+# is missing.
+set -u
+mode=$1
+file=$2
+expected="$file.expected"
+
+if grep -q 'REQUIRES:.*llvm' "$file" && ! reconv --version 2>/dev/null | grep -q 'llvm'; then
+  echo "skipped: reconv was built without the LLVM bridge"; exit 77
+fi
+if grep -q 'REQUIRES:.*dot' "$file" && ! command -v dot >/dev/null 2>&1; then
+  echo "skipped: graphviz is not installed"; exit 77
+fi
+
+tmpdir=$(mktemp -d)
+trap 'rm -rf "$tmpdir"' EXIT
+actual="$tmpdir/actual"
+: > "$actual"
+n=0
+while IFS= read -r line; do
+  cmd=${line#*RUN:}
+  cmd=${cmd#"${cmd%%[![:space:]]*}"}
+  n=$((n + 1))
+  cmd=${cmd//%s/$file}
+  cmd=${cmd//%S/$(dirname "$file")}
+  cmd=${cmd//%t/$tmpdir/t$n}
+  cmd=${cmd//%T/$tmpdir}
+  bash -c "$cmd" >"$tmpdir/out" 2>"$tmpdir/err" </dev/null
+  rc=$?
+  cat "$tmpdir/out" "$tmpdir/err" >> "$actual"
+  [ $rc -ne 0 ] && echo "[exit $rc]" >> "$actual"
+done < <(grep -E 'RUN:' "$file")
+if [ $n -eq 0 ]; then
+  echo "$file: no RUN: line" >&2
+  exit 1
+fi
+
+case "$mode" in
+  update)
+    if [ -f "$expected" ] && cmp -s "$actual" "$expected"; then
+      echo "unchanged: $expected"
+    else
+      cp "$actual" "$expected"
+      echo "updated:   $expected"
+    fi
+    ;;
+  check)
+    if [ ! -f "$expected" ]; then
+      echo "$file: missing $expected (write it with: make update-golden TESTS=$file)" >&2
+      cat "$actual"
+      exit 1
+    fi
+    if ! diff -u "$expected" "$actual"; then
+      echo "$file: output differs from $expected" >&2
+      exit 1
+    fi
+    ;;
+  *) echo "usage: run.sh check|update FILE" >&2; exit 2 ;;
+esac
+exit 0

@@ -1,0 +1,9 @@
+/* The subcommands of reconv. Each lives in tools/cmd_NAME.c and handles its own --help. */
+#ifndef RECONV_COMMANDS_H
+#define RECONV_COMMANDS_H
+
+int cmd_print(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_dot(int argc, char **argv);
+
+#endif

@@ -1,0 +1,64 @@
+/* reconv: the command-line tool. A thin dispatcher over the subcommands in tools/cmd_*.c. */
+#include "cli.h"
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef RECONV_VERSION
+#define RECONV_VERSION "dev"
+#endif
+
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+    {"print", cmd_print, "parse, verify and print a module in the .rir text form"},
+    {"verify", cmd_verify, "check a module against the IR rules (docs/ir.md)"},
+    {"dot", cmd_dot, "draw a kernel's CFG as Graphviz DOT"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: reconv COMMAND [options] [FILE]\n\n"
+             "Compile divergent control flow for SIMD and SIMT machines.\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f, "\n`reconv COMMAND --help` describes a command. Exit codes: 0 success, 1 bad input or\n"
+             "a failed check, 2 wrong usage. FILE may be - for standard input.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return EXIT_USAGE;
+  }
+  const char *c = argv[1];
+  if (cli_flag(c, "-h", "--help") || strcmp(c, "help") == 0) {
+    if (strcmp(c, "help") == 0 && argc > 2) {
+      for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, argv[2]) == 0) {
+          char *args[] = {argv[2], "--help", NULL};
+          return commands[i].run(2, args);
+        }
+      return cli_usage_error("help", "unknown command '%s'", argv[2]);
+    }
+    usage(stdout);
+    return EXIT_OK;
+  }
+  if (cli_flag(c, NULL, "--version")) {
+    printf("reconv %s", RECONV_VERSION);
+#ifdef RECONV_HAVE_LLVM
+    printf(" (with llvm)");
+#endif
+    printf("\n");
+    return EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(commands[i].name, c) == 0) return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "reconv: unknown command '%s'\n", c);
+  usage(stderr);
+  return EXIT_USAGE;
+}
