@@ -210,6 +210,15 @@ int cli_out_open(cli_out *o, const char *path, const char *const *inputs, int ni
       fprintf(stderr, "reconv: refusing to overwrite the input file '%s'; choose another -o\n", path);
       return EXIT_BAD_INPUT;
     }
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* /dev/null, a pipe: no temporary file */
+    o->f = fopen(path, "wb");
+    if (!o->f) {
+      fprintf(stderr, "reconv: cannot write '%s': %s\n", path, strerror(errno));
+      return EXIT_BAD_INPUT;
+    }
+    return 0;
+  }
   o->path = rc_xstrdup(path);
   size_t n = strlen(path) + 32;
   o->tmp = rc_xmalloc(n);
@@ -233,6 +242,11 @@ int cli_out_commit(cli_out *o) {
     return 0;
   }
   int rc = 0;
+  if (!o->path) { /* written directly */
+    if (fclose(o->f) != 0) rc = EXIT_BAD_INPUT;
+    memset(o, 0, sizeof *o);
+    return rc;
+  }
   if (fclose(o->f) != 0 || rename(o->tmp, o->path) != 0) {
     fprintf(stderr, "reconv: cannot write '%s': %s\n", o->path, strerror(errno));
     remove(o->tmp);
@@ -247,7 +261,7 @@ int cli_out_commit(cli_out *o) {
 void cli_out_abort(cli_out *o) {
   if (o->f && o->f != stdout) {
     fclose(o->f);
-    remove(o->tmp);
+    if (o->tmp) remove(o->tmp);
   }
   free(o->path);
   free(o->tmp);

@@ -59,6 +59,14 @@ typedef struct rc_pass_info {
   rc_level input_level; /* the level the pass accepts */
 } rc_pass_info;
 
+/* The passes, one entry point each (src/transform/NAME.c). */
+int rc_pass_lowerswitch(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+int rc_pass_unify_exits(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+int rc_pass_connect_infinite_loops(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+int rc_pass_remove_dead_blocks(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+int rc_pass_ssa_repair(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+
 const rc_pass_info *rc_pass_lookup(const char *name);
 const rc_pass_info *rc_pass_list(uint32_t *n);
 
@@ -70,6 +78,32 @@ typedef struct rc_pipeline_opts {
 /* Run a comma-separated pipeline ("lowerswitch,reconverge[order=bfpd]") on one kernel. */
 int rc_pipeline_run(rc_ctx *ctx, rc_kernel *k, const char *pipeline, const rc_pipeline_opts *opts,
                     rc_stats *stats);
+
+/* ---- block orderings for reconverge (thesis 4.3.1) ---------------------------------------------------
+ * An ordering lists the blocks reachable from the entry (block ids); PrepareOrdering (inside the
+ * reconverge pass) then moves the exit last and adds virtual nodes. */
+typedef enum rc_order_kind {
+  RC_ORDER_DF,     /* conventional depth-first pre-order, true successor first */
+  RC_ORDER_DFPD,   /* depth-first obeying post-dominance (ComputeOrdering/PickBlock); the default */
+  RC_ORDER_BF,     /* conventional breadth-first */
+  RC_ORDER_BFPD,   /* breadth-first obeying post-dominance */
+  RC_ORDER_RPOT,   /* reverse post-order (topological for acyclic parts) */
+  RC_ORDER_DOMREG, /* dominance regions (Moll & Hack): pre-order of the dominator tree, exit branch last */
+  RC_ORDER_CUSTOM, /* a list of block names given by the user */
+  RC_ORDER_COUNT
+} rc_order_kind;
+
+const char *rc_order_name(rc_order_kind k);
+int rc_order_lookup(const char *name); /* -1 when unknown */
+
+struct rc_cfg;
+struct rc_domtree;
+/* Compute an ordering of the reachable blocks of k. `custom` is a list of block names separated
+ * by ',' ':' or spaces, required for RC_ORDER_CUSTOM (it must name every reachable block once).
+ * Returns 0, or -1 after reporting an error. */
+int rc_compute_ordering(rc_ctx *ctx, const rc_kernel *k, const struct rc_cfg *g,
+                        const struct rc_domtree *dom, const struct rc_domtree *pdom,
+                        rc_order_kind kind, const char *custom, rc_u32vec *out);
 
 /* ---- SSA repair (Braun et al. 2013 / SSAUpdater style), shared by every CFG transform -------------
  * A "variable" has definitions (value v is available at the end of block b, or from the point of

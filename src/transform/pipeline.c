@@ -1,0 +1,215 @@
+/* The pass registry and pipeline runner (`reconv opt -p`).
+ *
+ * A pipeline is a comma-separated list of pass invocations, each `name` or `name[key=value,flag]`
+ * (the brackets may hold commas). The verifier runs after every pass when ctx->verify_each is set,
+ * so a broken pass is caught where it broke the IR, not later. */
+#include "reconv/transform.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- statistics ------------------------------------------------------------------------------ */
+
+void rc_stats_init(rc_stats *s) {
+  memset(s, 0, sizeof *s);
+}
+
+void rc_stats_free(rc_stats *s) {
+  free(s->items);
+  memset(s, 0, sizeof *s);
+}
+
+static rc_stat *stats_slot(rc_stats *s, const char *name) {
+  for (uint32_t i = 0; i < s->n; i++)
+    if (strcmp(s->items[i].name, name) == 0) return &s->items[i];
+  if (s->n == s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 16;
+    s->items = rc_xrealloc(s->items, s->cap * sizeof *s->items);
+  }
+  rc_stat *st = &s->items[s->n++];
+  memset(st, 0, sizeof *st);
+  st->name = name;
+  return st;
+}
+
+void rc_stats_set(rc_stats *s, const char *name, int64_t v) {
+  rc_stat *st = stats_slot(s, name);
+  st->is_string = false;
+  st->ival = v;
+}
+
+void rc_stats_add(rc_stats *s, const char *name, int64_t v) {
+  rc_stat *st = stats_slot(s, name);
+  st->ival += v;
+}
+
+void rc_stats_set_str(rc_stats *s, const char *name, const char *v) {
+  rc_stat *st = stats_slot(s, name);
+  st->is_string = true;
+  snprintf(st->sval, sizeof st->sval, "%s", v);
+}
+
+const rc_stat *rc_stats_get(const rc_stats *s, const char *name) {
+  for (uint32_t i = 0; i < s->n; i++)
+    if (strcmp(s->items[i].name, name) == 0) return &s->items[i];
+  return NULL;
+}
+
+/* ---- pass arguments ------------------------------------------------------------------------------ */
+
+const char *rc_pass_arg_get(const rc_pass_args *a, const char *key) {
+  if (!a) return NULL;
+  for (uint32_t i = 0; i < a->n; i++)
+    if (strcmp(a->items[i].key, key) == 0) return a->items[i].value ? a->items[i].value : "";
+  return NULL;
+}
+
+/* ---- the registry ---------------------------------------------------------------------------------- */
+
+static const rc_pass_info passes[] = {
+    {"lowerswitch", "switch -> balanced trees of two-way branches (Beignet note)",
+     rc_pass_lowerswitch, RC_LEVEL_THREAD},
+    {"unify-exits", "one exit block when there are several (thesis 4.1 step 1)", rc_pass_unify_exits,
+     RC_LEVEL_THREAD},
+    {"connect-infinite-loops", "give blocks that cannot reach an exit a never-taken exit edge",
+     rc_pass_connect_infinite_loops, RC_LEVEL_THREAD},
+    {"remove-dead-blocks", "delete blocks unreachable from the entry", rc_pass_remove_dead_blocks,
+     RC_LEVEL_THREAD},
+    {"reconverge",
+     "make the CFG reconverging (thesis 4.3): [order=dfpd|df|bf|bfpd|rpot|domreg|custom] "
+     "[blocks=A:B:C] [all-divergent] [force]",
+     rc_pass_reconverge, RC_LEVEL_THREAD},
+    {"ssa-repair", "restore SSA dominance and phi incomings after CFG edits", rc_pass_ssa_repair,
+     RC_LEVEL_THREAD},
+};
+
+const rc_pass_info *rc_pass_list(uint32_t *n) {
+  *n = sizeof passes / sizeof passes[0];
+  return passes;
+}
+
+const rc_pass_info *rc_pass_lookup(const char *name) {
+  for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)
+    if (strcmp(passes[i].name, name) == 0) return &passes[i];
+  return NULL;
+}
+
+/* ---- parsing a pipeline ------------------------------------------------------------------------------ */
+
+typedef struct invocation {
+  char *name;
+  rc_pass_args args;
+} invocation;
+
+static void free_invocations(invocation *inv, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    free(inv[i].name);
+    for (uint32_t a = 0; a < inv[i].args.n; a++) {
+      free((char *)inv[i].args.items[a].key);
+      free((char *)inv[i].args.items[a].value);
+    }
+    free(inv[i].args.items);
+  }
+  free(inv);
+}
+
+static char *dup_range(const char *s, const char *e) {
+  while (s < e && isspace((unsigned char)*s)) s++;
+  while (e > s && isspace((unsigned char)e[-1])) e--;
+  char *r = rc_xmalloc((size_t)(e - s) + 1);
+  memcpy(r, s, (size_t)(e - s));
+  r[e - s] = 0;
+  return r;
+}
+
+/* Split "a,b[x=1,y],c" into invocations. Returns NULL (after an error) on malformed text. */
+static invocation *parse_pipeline(rc_ctx *ctx, const char *text, uint32_t *count) {
+  RC_VEC(invocation) v = {0};
+  const char *p = text;
+  for (;;) {
+    const char *start = p;
+    while (*p && *p != ',' && *p != '[') p++;
+    invocation inv = {dup_range(start, p), {0}};
+    if (!inv.name[0]) {
+      free(inv.name);
+      rc_error(ctx, "pipeline '%s': empty pass name", text);
+      free_invocations(v.data, v.len);
+      return NULL;
+    }
+    if (*p == '[') {
+      const char *close = strchr(p, ']');
+      if (!close) {
+        rc_error(ctx, "pipeline '%s': missing ']' after pass %s", text, inv.name);
+        free(inv.name);
+        free_invocations(v.data, v.len);
+        return NULL;
+      }
+      const char *a = p + 1;
+      while (a < close) {
+        const char *e = a;
+        while (e < close && *e != ',') e++;
+        const char *eq = memchr(a, '=', (size_t)(e - a));
+        rc_pass_arg arg;
+        arg.key = dup_range(a, eq ? eq : e);
+        arg.value = eq ? dup_range(eq + 1, e) : NULL;
+        if (!arg.key[0]) {
+          free((char *)arg.key);
+          free((char *)arg.value);
+        } else {
+          inv.args.items = rc_xrealloc(inv.args.items, (inv.args.n + 1) * sizeof *inv.args.items);
+          inv.args.items[inv.args.n++] = arg;
+        }
+        a = e + 1;
+      }
+      p = close + 1;
+      while (*p && isspace((unsigned char)*p)) p++;
+      if (*p && *p != ',') {
+        rc_error(ctx, "pipeline '%s': expected ',' after ']'", text);
+        rc_vec_push(&v, inv);
+        free_invocations(v.data, v.len);
+        return NULL;
+      }
+    }
+    rc_vec_push(&v, inv);
+    if (!*p) break;
+    p++; /* ',' */
+  }
+  *count = v.len;
+  return v.data;
+}
+
+int rc_pipeline_run(rc_ctx *ctx, rc_kernel *k, const char *pipeline, const rc_pipeline_opts *opts,
+                    rc_stats *stats) {
+  uint32_t n = 0;
+  invocation *inv = parse_pipeline(ctx, pipeline, &n);
+  if (!inv) return -1;
+  int rc = 0;
+  for (uint32_t i = 0; i < n && rc == 0; i++) {
+    const rc_pass_info *pi = rc_pass_lookup(inv[i].name);
+    if (!pi) {
+      rc = rc_error(ctx, "unknown pass '%s' (reconv opt --list-passes shows them)", inv[i].name);
+      break;
+    }
+    if (k->level != pi->input_level) {
+      rc = rc_error(ctx, "pass %s needs a %s-level kernel; @%s is %s level", pi->name,
+                    pi->input_level == RC_LEVEL_THREAD ? "thread" : "wave", k->name,
+                    k->level == RC_LEVEL_THREAD ? "thread" : "wave");
+      break;
+    }
+    rc = pi->run(ctx, k, &inv[i].args, stats);
+    if (rc == 0 && ctx->verify_each && rc_verify_kernel(ctx, k) != 0)
+      rc = rc_error(ctx, "the IR is invalid after pass %s on kernel @%s (a bug in reconv)", pi->name,
+                    k->name);
+    if (rc == 0 && opts && opts->print_after_all) {
+      rc_strbuf sb;
+      rc_sb_init(&sb);
+      rc_print_kernel(k, &sb);
+      FILE *f = opts->print_to ? opts->print_to : stderr;
+      fprintf(f, "; *** IR after %s ***\n%s", pi->name, sb.data ? sb.data : "");
+      rc_sb_free(&sb);
+    }
+  }
+  free_invocations(inv, n);
+  return rc;
+}
