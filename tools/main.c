@@ -19,6 +19,8 @@ static const command commands[] = {
     {"print", cmd_print, "parse, verify and print a module in the .rir text form"},
     {"verify", cmd_verify, "check a module against the IR rules (docs/ir.md)"},
     {"dot", cmd_dot, "draw a kernel's CFG as Graphviz DOT"},
+    {"run", cmd_run, "run a kernel on the thread-level interpreter; print buffer checksums"},
+    {"equiv", cmd_equiv, "check two programs for trace equivalence on many inputs"},
 };
 
 static void usage(FILE *f) {
