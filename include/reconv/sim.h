@@ -247,8 +247,9 @@ double rc_simd_efficiency(const rc_run_stats *s); /* active / (vector * W) */
  * meet at barriers. traces may be NULL. Returns 0, or -1 with *fault filled (bad run) or an error
  * reported through ctx (bad input). k must be a verified thread-level kernel (it is verified again
  * when ctx->verify_each is set); mem must come from rc_memory_init with the same spec. Threads are
- * numbered by linear global id (x + y*X + z*X*Y); traces and stats are filled only on success;
- * stats->block_entries is allocated (free it with rc_run_stats_free). */
+ * numbered by linear global id (x + y*X + z*X*Y). Traces are filled only on success; stats also
+ * after a fault (counting what ran until then); stats->block_entries is allocated (free it with
+ * rc_run_stats_free). */
 int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memory *mem,
                   rc_traces *traces, rc_run_stats *stats, rc_fault *fault);
 

@@ -28,6 +28,7 @@ typedef struct sim_thread {
   uint32_t lid[3], gid[3];
   uint64_t linear;      /* linear global id */
   uint32_t lane;        /* local linear id % wave size */
+  bool counted;         /* its steps are in interp.instructions */
   rc_u32vec trace;
 } sim_thread;
 
@@ -330,6 +331,7 @@ static int start_thread(interp *it, sim_thread *t, uint32_t l) {
   t->state = T_RUNNING;
   t->pc = it->code.block_pc[0];
   t->steps = it->code.block_len[0];
+  t->counted = false;
   t->trace.len = 0;
   if (it->want_traces) trace_push(&t->trace, 0);
   it->block_entries[0]++;
@@ -341,6 +343,7 @@ static int start_thread(interp *it, sim_thread *t, uint32_t l) {
 
 static int finish_thread(interp *it, sim_thread *t) {
   it->instructions += t->steps;
+  t->counted = true;
   trace_flush(it, t);
   return STOP_DONE;
 }
@@ -531,8 +534,9 @@ int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memo
   if (traces) memset(traces, 0, sizeof *traces);
   if (stats) memset(stats, 0, sizeof *stats);
   if (k->level != RC_LEVEL_THREAD)
-    return rc_error(ctx, "kernel @%s is a wave kernel; the thread-level interpreter runs only "
-                         "thread-level kernels (wave kernels run on the wave simulator)", k->name);
+    return rc_report(ctx, RC_SEV_ERROR, k->line ? k->mod->filename : NULL, k->line, k->col,
+                     "kernel @%s is a wave kernel; the thread-level interpreter runs only "
+                     "thread-level kernels (wave kernels run on the wave simulator)", k->name);
   if (ctx->verify_each && rc_verify_kernel(ctx, k) != 0) return -1;
   if (rc_run_spec_check(ctx, s, k) != 0) return -1;
   interp it0;
@@ -557,7 +561,10 @@ int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memo
         if (run_group(it) != STOP_DONE) rc = -1;
       }
   if (rc == 0 && traces) build_traces(it, traces);
-  if (rc == 0 && stats) {
+  if (fault->happened) /* count what the threads of the faulting group executed */
+    for (uint32_t f = 0; f < it->nframes; f++)
+      if (!it->threads[f].counted) it->instructions += it->threads[f].steps;
+  if ((rc == 0 || fault->happened) && stats) {
     stats->instructions = it->instructions;
     stats->threads = rc_run_spec_threads(s);
     stats->wave_size = s->wave;
