@@ -448,7 +448,7 @@ static int setup(rc_ctx *ctx, interp *it) {
   for (int d = 0; d < 3; d++) it->ngroups[d] = (it->s->global[d] + it->local[d] - 1) / it->local[d];
   it->nframes = it->has_barrier ? it->local[0] * it->local[1] * it->local[2] : 1;
   uint64_t frame_bytes = (uint64_t)it->code.nslots * sizeof(sim_slot) + it->layout.private_bytes;
-  if (frame_bytes * it->nframes > ((uint64_t)1 << 32))
+  if (frame_bytes * it->nframes > RC_REGION_MAX_BYTES)
     return rc_error(ctx, "kernel @%s: %u threads of %" PRIu64 " bytes each do not fit in the "
                     "simulator's memory; use a smaller --local", k->name, it->nframes, frame_bytes);
   it->threads = rc_xcalloc(it->nframes, sizeof *it->threads);

@@ -524,8 +524,15 @@ int rc_run_spec_parse_kernel(rc_ctx *ctx, rc_run_spec *s, const rc_kernel *k) {
 
 /* ---- the launch ----------------------------------------------------------------------------------- */
 
+/* a * b * c, or UINT64_MAX when it overflows */
+static uint64_t product3(uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t ab, abc;
+  if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc)) return UINT64_MAX;
+  return abc;
+}
+
 uint64_t rc_run_spec_threads(const rc_run_spec *s) {
-  return (uint64_t)s->global[0] * s->global[1] * s->global[2];
+  return product3(s->global[0], s->global[1], s->global[2]);
 }
 
 void rc_run_spec_local(const rc_run_spec *s, uint32_t local[3]) {
@@ -535,8 +542,19 @@ void rc_run_spec_local(const rc_run_spec *s, uint32_t local[3]) {
   }
 }
 
+/* N * n_mul + n_add; *ok is false when it leaves the range of int64. */
+static int64_t nvalue_checked(const rc_arg_spec *a, const rc_run_spec *s, bool *ok) {
+  int64_t prod, sum;
+  uint64_t n = rc_run_spec_threads(s);
+  *ok = n <= INT64_MAX && a->n_mul <= INT64_MAX &&
+        !__builtin_mul_overflow((int64_t)n, (int64_t)a->n_mul, &prod) &&
+        !__builtin_add_overflow(prod, a->n_add, &sum);
+  return *ok ? sum : 0;
+}
+
 static int64_t nvalue(const rc_arg_spec *a, const rc_run_spec *s) {
-  return (int64_t)(rc_run_spec_threads(s) * a->n_mul + (uint64_t)a->n_add);
+  bool ok;
+  return nvalue_checked(a, s, &ok);
 }
 
 uint64_t rc_arg_count(const rc_arg_spec *a, const rc_run_spec *s) {
@@ -578,7 +596,10 @@ static int check_arg(const spec_parser *p, const rc_run_spec *s, const rc_arg_sp
     if (t != RC_PTR)
       return serr(p, "--arg %s: parameter %%%s has type %s; buffers are for ptr parameters", a->text,
                   a->param, rc_type_name(t));
-    int64_t count = a->uses_n ? nvalue(a, s) : (int64_t)a->count;
+    bool ok = true;
+    int64_t count = a->uses_n ? nvalue_checked(a, s, &ok) : (int64_t)a->count;
+    if (!ok)
+      return serr(p, "--arg %s: the count overflows for N = %" PRIu64, a->text, rc_run_spec_threads(s));
     if (count < 0)
       return serr(p, "--arg %s: the count is negative for N = %" PRIu64, a->text, rc_run_spec_threads(s));
     if ((uint64_t)count > RC_REGION_MAX_BYTES / rc_type_size(a->elem))
@@ -592,7 +613,9 @@ static int check_arg(const spec_parser *p, const rc_run_spec *s, const rc_arg_sp
   if (a->scalar_is_float)
     return serr(p, "--arg %s: parameter %%%s has type %s, not a floating-point type", a->text,
                 a->param, rc_type_name(t));
-  int64_t v = rc_arg_scalar_int(a, s);
+  bool ok = true;
+  int64_t v = a->uses_n ? nvalue_checked(a, s, &ok) : a->scalar_i;
+  if (!ok) return serr(p, "--arg %s: the value overflows for N = %" PRIu64, a->text, rc_run_spec_threads(s));
   if (t != RC_PTR && !int_fits(t, v))
     return serr(p, "--arg %s: %" PRId64 " does not fit in %s (parameter %%%s)", a->text, v,
                 rc_type_name(t), a->param);
@@ -612,7 +635,7 @@ int rc_run_spec_check(rc_ctx *ctx, const rc_run_spec *s, const rc_kernel *k) {
       return serr(&p, "--local has more dimensions than --global (%u)", s->dims);
   uint32_t local[3];
   rc_run_spec_local(s, local);
-  if ((uint64_t)local[0] * local[1] * local[2] > MAX_GROUP)
+  if (product3(local[0], local[1], local[2]) > MAX_GROUP)
     return serr(&p, "--local %u,%u,%u: work-groups have at most %u work-items", local[0], local[1],
                 local[2], MAX_GROUP);
   for (uint32_t i = 0; i < k->nparams; i++) {

@@ -249,6 +249,10 @@ TEST(runspec_check_against_kernel) {
   expect_check(ALL_ARGS "--arg in=i64[200000000]", "exceed the simulator's 1073741824 bytes per buffer");
   expect_check(ALL_ARGS "--global 4096 --local 2048", "work-groups have at most 1024 work-items");
   expect_check(ALL_ARGS "--global 4096,4096,2", "work-items exceed the simulator's 16777216");
+  expect_check(ALL_ARGS "--global 16777216,16777216,16777216", "work-items exceed the simulator's");
+  expect_check(ALL_ARGS "--global 2 --arg in=i8[N*9223372036854775807]", "the count overflows for N = 2");
+  expect_check(ALL_ARGS "--global 4 --arg n=N*4611686018427387904", "the value overflows for N = 4");
+  expect_check(ALL_ARGS "--global 4 --arg n=N*1073741824", "4294967296 does not fit in i32");
   expect_check(ALL_ARGS "--global 8 --local 2,2", "--local has more dimensions than --global (1)");
 }
 
