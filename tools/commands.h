@@ -6,5 +6,7 @@ int cmd_print(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_dot(int argc, char **argv);
 int cmd_opt(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_equiv(int argc, char **argv);
 
 #endif

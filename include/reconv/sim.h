@@ -35,6 +35,15 @@ typedef struct rc_arg_spec {
   const char *path;    /* file */
   int64_t scalar_i;    /* scalar value (integers and pointers) */
   double scalar_f;
+  /* Extensions (docs/cli.md): */
+  bool is_local;       /* `NAME=local:TYPE[COUNT]`: per-work-group local memory for a ptr
+                          parameter, zeroed at the start of every work-group */
+  bool uses_n;         /* COUNT (buffers) or the scalar was written with N, the number of
+                          work-items of the launch: value = N * n_mul + n_add */
+  uint64_t n_mul;
+  int64_t n_add;
+  bool scalar_is_float;/* the scalar was written as a floating-point number (1.5, inf, nan) */
+  const char *text;    /* the word as written ("out=i32[64]:seq"), for messages */
 } rc_arg_spec;
 
 typedef struct rc_run_spec {
@@ -43,24 +52,98 @@ typedef struct rc_run_spec {
   uint32_t dims;
   uint32_t wave;       /* wave size W for lane_id/wave_size and wave-level machines, 1..64 */
   uint64_t step_budget;/* instructions per thread before "step budget exceeded"; 0 = default */
+#define RC_DEFAULT_STEP_BUDGET 1000000u
   rc_arg_spec *args;
   uint32_t nargs;
-  uint64_t seed_offset;/* added to every rand seed (equiv runs several seeded inputs) */
+  uint64_t seed_offset;/* added to every rand seed (--seed; equiv runs several seeded inputs) */
 } rc_run_spec;
 
 void rc_run_spec_init(rc_run_spec *s);
 void rc_run_spec_free(rc_run_spec *s);
+/* dst becomes an independent copy of src (dst need not be initialised). */
+void rc_run_spec_copy(rc_run_spec *dst, const rc_run_spec *src);
 /* Parse command-line style words ("--global", "256", "--arg", "out=i32[256]", ...) into s; words
  * that are not run-spec options are left alone: *consumed[i] is set for each one taken. Reports
  * errors through ctx and returns -1. */
 int rc_run_spec_parse(rc_ctx *ctx, rc_run_spec *s, int argc, char **argv, bool *consumed);
+/* How many words the run-spec option starting at `word` takes: 0 when it is not one, 1 for the
+ * form "--global=64", 2 for "--global 64". */
+int rc_run_spec_option_arity(const char *word);
 /* Split a kernel's `!run "..."` string into words and parse it. */
 int rc_run_spec_parse_string(rc_ctx *ctx, rc_run_spec *s, const char *text);
+/* Parse kernel k's `!run` string (if any) into s. Errors are reported at the kernel's position;
+ * relative file(PATH) names are taken relative to the directory of the kernel's file. */
+int rc_run_spec_parse_kernel(rc_ctx *ctx, rc_run_spec *s, const rc_kernel *k);
 /* Check the spec against a kernel's parameters: every parameter given exactly once, buffers only
  * for ptr parameters, sizes sane. */
 int rc_run_spec_check(rc_ctx *ctx, const rc_run_spec *s, const rc_kernel *k);
 
+/* The launch a spec describes: N (work-items in all dimensions), the effective work-group size
+ * (--local, or min(global, 64) in dimension 0; never larger than the launch), and the number of
+ * work-groups per dimension (the last group of a dimension may be smaller, as in OpenCL 2.0). */
+uint64_t rc_run_spec_threads(const rc_run_spec *s);
+void rc_run_spec_local(const rc_run_spec *s, uint32_t local[3]);
+const rc_arg_spec *rc_run_spec_find_arg(const rc_run_spec *s, const char *param);
+/* A buffer's element count and a scalar's integer value, with N resolved for this launch. */
+uint64_t rc_arg_count(const rc_arg_spec *a, const rc_run_spec *s);
+int64_t rc_arg_scalar_int(const rc_arg_spec *a, const rc_run_spec *s);
+/* Re-launch the spec as a one-dimensional launch of n work-items (for `reconv equiv`): the work-
+ * group size is clamped to n, counts written with N follow n, and a literal buffer COUNT that is a
+ * multiple k of the old launch's N is read as N*k but never shrinks (docs/cli.md). */
+void rc_run_spec_resize(rc_run_spec *s, uint32_t n);
+/* Does any buffer use rand(...)? (Otherwise the input does not depend on seed_offset.) */
+bool rc_run_spec_uses_seed(const rc_run_spec *s);
+
 /* ---- memory ---------------------------------------------------------------------------------------------- */
+
+/* Address layout (docs/cli.md, "Memory"): bits 63..56 name the space, bits 55..32 a region of
+ * that space, bits 31..0 the byte offset in the region. Each region has its own 4 GiB window, so an
+ * access just past a region's end (or before its start) falls into no region and faults; so does
+ * every address of space 0, which includes the null pointer.
+ *   global  (1): region i = the i-th buffer of the run spec (in parameter order)
+ *   local   (2): region r = the r-th `localmem` instruction in block order, then the spec's local
+ *                buffers in parameter order; one copy per work-group, zeroed when it starts
+ *   private (3): region r = the r-th `alloca` in block order; one copy per thread, zeroed when it
+ *                starts. An alloca executed again yields the same address. */
+enum { RC_SPACE_NONE = 0, RC_SPACE_GLOBAL = 1, RC_SPACE_LOCAL = 2, RC_SPACE_PRIVATE = 3,
+       RC_SPACE_COUNT = 4 };
+#define RC_ADDR_SPACE_SHIFT 56
+#define RC_ADDR_REGION_SHIFT 32
+#define RC_ADDR_REGION_MASK 0xffffffu
+#define RC_REGION_MAX_BYTES ((uint64_t)1 << 30) /* largest buffer or region: 1 GiB */
+
+static inline uint64_t rc_addr_make(unsigned space, uint32_t region, uint32_t offset) {
+  return (uint64_t)space << RC_ADDR_SPACE_SHIFT | (uint64_t)region << RC_ADDR_REGION_SHIFT | offset;
+}
+
+/* A region's host storage. */
+typedef struct rc_segment {
+  uint8_t *data;
+  uint64_t size;
+} rc_segment;
+
+/* The regions visible to one thread: seg[space][region]. */
+typedef struct rc_addr_map {
+  const rc_segment *seg[RC_SPACE_COUNT];
+  uint32_t nseg[RC_SPACE_COUNT];
+} rc_addr_map;
+
+/* Host address of the n bytes at simulated address addr, or NULL when they are not all inside one
+ * region (out of bounds, null, or no memory at all). */
+static inline uint8_t *rc_addr_resolve(const rc_addr_map *m, uint64_t addr, uint64_t n) {
+  unsigned space = (unsigned)(addr >> RC_ADDR_SPACE_SHIFT);
+  if (space >= RC_SPACE_COUNT) return NULL;
+  uint32_t region = (uint32_t)(addr >> RC_ADDR_REGION_SHIFT) & RC_ADDR_REGION_MASK;
+  if (region >= m->nseg[space]) return NULL;
+  const rc_segment *s = &m->seg[space][region];
+  uint64_t off = addr & 0xffffffffu;
+  if (off > s->size || n > s->size - off) return NULL;
+  return s->data + off;
+}
+/* Explain why an access of n bytes at addr failed ("null pointer", "4 bytes past the end of
+ * buffer %out (256 bytes)", ...), for fault messages. */
+void rc_addr_describe(const rc_addr_map *m, const char *const *global_names, uint64_t addr,
+                      uint64_t n, char *buf, size_t len);
 
 typedef struct rc_buffer {
   const char *param;
@@ -73,14 +156,37 @@ typedef struct rc_buffer {
 typedef struct rc_memory {
   rc_buffer *bufs;
   uint32_t nbufs;
+  rc_segment *segs;   /* the global space: segs[i] is bufs[i]'s storage */
+  const char **names; /* names[i] == bufs[i].param, for rc_addr_describe */
 } rc_memory;
 
-/* Allocate and initialise the buffers a spec describes for kernel k. */
+/* Allocate and initialise the buffers a spec describes for kernel k (the global ones; local
+ * buffers live in the frame layout below). The spec must have passed rc_run_spec_check. */
 int rc_memory_init(rc_ctx *ctx, rc_memory *mem, const rc_run_spec *s, const rc_kernel *k);
 void rc_memory_free(rc_memory *mem);
 uint64_t rc_memory_checksum(const rc_memory *mem); /* FNV-1a 64 over every buffer, in order */
+uint64_t rc_buffer_checksum(const rc_buffer *b);  /* FNV-1a 64 over one buffer */
+rc_buffer *rc_memory_find(const rc_memory *mem, const char *param);
 /* Compare buffers; on the first difference writes a description to `why` and returns false. */
 bool rc_memory_equal(const rc_memory *a, const rc_memory *b, char *why, size_t whylen);
+/* Format element i of a buffer ("17", "-2.5") into buf. */
+void rc_buffer_format_elem(const rc_buffer *b, uint64_t i, char *buf, size_t len);
+
+/* The local and private regions of kernel k under spec s (see the address layout above). */
+typedef struct rc_frame_layout {
+  uint32_t nlocal, nprivate;
+  uint64_t *local_offset, *local_size;     /* within one work-group's local block */
+  uint64_t *private_offset, *private_size; /* within one thread's private block */
+  uint64_t local_bytes, private_bytes;
+  uint32_t *region; /* per value id: region of an alloca/localmem result or of a local ptr
+                       parameter, RC_NONE otherwise */
+} rc_frame_layout;
+int rc_frame_layout_build(rc_ctx *ctx, rc_frame_layout *l, const rc_kernel *k,
+                          const rc_run_spec *s);
+void rc_frame_layout_free(rc_frame_layout *l);
+/* Point segs[r] at the regions of one block of storage laid out by (offset, size). */
+void rc_frame_segments(rc_segment *segs, uint8_t *storage, const uint64_t *offset,
+                       const uint64_t *size, uint32_t n);
 
 /* ---- faults ------------------------------------------------------------------------------------------------- */
 
@@ -99,6 +205,11 @@ typedef struct rc_traces {
   uint64_t len, cap;
 } rc_traces;
 void rc_traces_free(rc_traces *t);
+/* Thread i's block ids and their number. */
+static inline const uint32_t *rc_traces_thread(const rc_traces *t, uint32_t i, uint64_t *len) {
+  *len = t->start[i + 1] - t->start[i];
+  return t->ids + t->start[i];
+}
 
 /* Trace equivalence (DESIGN.md): compare two runs thread by thread, by block name, skipping blocks
  * flagged RC_BLOCK_SYNTHETIC in either kernel. On a difference, writes "thread T, position P:
@@ -134,7 +245,11 @@ double rc_simd_efficiency(const rc_run_stats *s); /* active / (vector * W) */
 /* ---- the thread-level interpreter --------------------------------------------------------------------------------
  * Runs kernel k for every thread of the spec's launch, work-group by work-group; threads of a group
  * meet at barriers. traces may be NULL. Returns 0, or -1 with *fault filled (bad run) or an error
- * reported through ctx (bad input). */
+ * reported through ctx (bad input). k must be a verified thread-level kernel (it is verified again
+ * when ctx->verify_each is set); mem must come from rc_memory_init with the same spec. Threads are
+ * numbered by linear global id (x + y*X + z*X*Y). Traces are filled only on success; stats also
+ * after a fault (counting what ran until then); stats->block_entries is allocated (free it with
+ * rc_run_stats_free). */
 int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memory *mem,
                   rc_traces *traces, rc_run_stats *stats, rc_fault *fault);
 

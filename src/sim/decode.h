@@ -1,0 +1,66 @@
+/* The thread-level interpreter's compact program form. A kernel is decoded once into flat arrays so
+ * that the dispatch loop touches only small structs and slot numbers:
+ * - every operand is a slot number: value ids first (parameters, instruction results), then one
+ *   slot per constant (the constant pool, copied into every thread's frame at its start);
+ * - each block's non-phi instructions are consecutive; phis become copy lists on the CFG edges
+ *   that reach them (executed as parallel copies when a phi reads another phi of the same block);
+ * - a terminator refers to edges; an edge knows its target's first instruction and block id. */
+#ifndef RECONV_SIM_DECODE_H
+#define RECONV_SIM_DECODE_H
+
+#include "reconv/sim.h"
+#include "scalar.h"
+
+typedef struct sim_inst {
+  uint16_t op;   /* rc_opcode */
+  uint8_t type;  /* result type (store: the stored value's type) */
+  uint8_t otype; /* type of the first operand (comparisons, casts) */
+  uint8_t aux;   /* rc_cmp of icmp/fcmp, rc_builtin of call */
+  uint8_t bits;  /* integer width of the type that the operation works in */
+  uint32_t dst;  /* result slot */
+  uint32_t a, b, c; /* operand slots; br: a = condition, b/c = true/false edge; jmp: b = edge;
+                       switch: a = value, b = first case, c = number of cases */
+  int64_t imm;   /* gep scale; alloca/localmem address; work-item query dimension;
+                    switch: default edge; load/store: access size in bytes */
+} sim_inst;
+
+typedef struct sim_edge {
+  uint32_t pc;      /* first instruction of the target */
+  uint32_t block;   /* target block id */
+  uint32_t copy;    /* first phi copy */
+  uint32_t ncopies;
+  bool parallel;    /* some copy reads a slot another copy of this edge writes */
+} sim_edge;
+
+typedef struct sim_copy {
+  uint32_t dst, src;
+} sim_copy;
+
+typedef struct sim_case {
+  int64_t value;
+  uint32_t edge;
+} sim_case;
+
+typedef struct sim_code {
+  const rc_kernel *k;
+  sim_inst *inst;
+  uint32_t ninst;
+  const rc_instr **src; /* per pc: the IR instruction, for fault messages */
+  uint32_t nblocks;
+  uint32_t *block_pc;   /* per block: pc of its first non-phi instruction */
+  uint32_t *block_len;  /* per block: number of instructions, phis included */
+  sim_edge *edges;
+  uint32_t nedges;
+  sim_copy *copies;
+  uint32_t ncopies, max_copies;
+  sim_case *cases;
+  uint32_t ncases;
+  uint32_t nslots;
+  sim_slot *frame0;     /* initial frame: zeros, then the constant pool */
+} sim_code;
+
+/* Decode a thread-level kernel. alloca/localmem results get their region addresses from the layout. */
+void sim_decode(sim_code *c, const rc_kernel *k, const rc_frame_layout *layout);
+void sim_code_free(sim_code *c);
+
+#endif

@@ -1,0 +1,273 @@
+/* reconv equiv: check that two programs are trace equivalent (DESIGN.md, "Semantics and the
+ * correctness criterion") on many inputs: same blocks per thread (inserted blocks skipped) and
+ * the same final memory. */
+#include "cli_spec.h"
+#include "commands.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: reconv equiv [options] A B [run specification]\n\n"
+    "Run kernel K of A (the original) and the kernel of the same name in B (e.g. a transformed\n"
+    "program) on the same inputs, and check that every thread executes the same sequence of\n"
+    "blocks, skipping blocks marked !flow, !guard or !virtual in either program, and that both\n"
+    "leave the same memory. By default it runs each of several seeded inputs at launch sizes 1,\n"
+    "3, 32, 64, 257 and 4096 work-items; buffer counts follow the launch (docs/cli.md). Exit status:\n"
+    "0 equivalent, 1 not equivalent, a fault, or bad input, 2 wrong usage.\n\n"
+    "options:\n"
+    "  --kernel NAME       the kernel to compare (needed when A has several)\n"
+    "  --seeds N           seeded inputs per size: rand seeds are offset by 0..N-1 (default 3;\n"
+    "                      1 when no buffer uses rand)\n"
+    "  --sizes N,N,...     launch sizes to try (default 1,3,32,64,257,4096; with --global, only\n"
+    "                      that launch; a 2- or 3-dimensional !run launch is used as it is)\n"
+    "  --json              one JSON object: kernel, equivalent, runs, difference\n"
+    "  -o, --output FILE   write to FILE instead of standard output\n"
+    "  --llvm-passes P, --target T, -O N, -D NAME[=V]   import options for .ll/.bc/.cl\n"
+    "  -h, --help          show this help\n\n";
+
+static const uint32_t default_sizes[] = {1, 3, 32, 64, 257, 4096};
+
+typedef struct equiv_opts {
+  const char *a, *b, *out, *kname;
+  uint64_t seeds;
+  uint32_t sizes[32];
+  int nsizes;
+  bool json;
+} equiv_opts;
+
+/* One run of both programs. */
+typedef struct run_result {
+  uint64_t seed;
+  uint64_t threads;
+  uint64_t instr_a, instr_b;
+  uint64_t checksum;
+  bool equivalent;
+  const char *what; /* "trace", "memory", "fault" when not equivalent */
+  char why[640];
+} run_result;
+
+static int parse_sizes(const char *v, equiv_opts *o) {
+  o->nsizes = 0;
+  const char *q = v;
+  for (;;) {
+    char *end;
+    unsigned long long n = strtoull(q, &end, 10);
+    if (end == q || n < 1 || n > (1u << 24) || (*end && *end != ',') ||
+        o->nsizes == (int)(sizeof o->sizes / sizeof o->sizes[0]))
+      return cli_usage_error("equiv", "--sizes expects up to 32 launch sizes from 1 to 16777216 "
+                                      "separated by commas, not '%s'", v);
+    o->sizes[o->nsizes++] = (uint32_t)n;
+    if (!*end) return 0;
+    q = end + 1;
+  }
+}
+
+static int parse_args(int argc, char **argv, equiv_opts *o, cli_input_opts *in, cli_spec_words *w) {
+  o->seeds = 3;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v;
+    int r;
+    if (cli_flag(a, "-h", "--help")) {
+      fputs(help, stdout);
+      fputs(cli_spec_help, stdout);
+      return -1;
+    }
+    if ((r = cli_opt("equiv", argc, argv, &i, "-o", "--output", &o->out)) != 0 ||
+        (r = cli_opt("equiv", argc, argv, &i, NULL, "--kernel", &o->kname)) != 0 ||
+        (r = cli_input_opt("equiv", argc, argv, &i, in)) != 0 ||
+        (r = cli_spec_opt("equiv", argc, argv, &i, w)) != 0) {
+      if (r < 0) return EXIT_USAGE;
+    } else if ((r = cli_opt("equiv", argc, argv, &i, NULL, "--seeds", &v)) != 0) {
+      if (r < 0 || !cli_parse_u64("equiv", "--seeds", v, &o->seeds)) return EXIT_USAGE;
+      if (o->seeds < 1 || o->seeds > 1000) return cli_usage_error("equiv", "--seeds expects 1 to 1000");
+    } else if ((r = cli_opt("equiv", argc, argv, &i, NULL, "--sizes", &v)) != 0) {
+      if (r < 0 || parse_sizes(v, o) != 0) return EXIT_USAGE;
+    } else if (cli_flag(a, NULL, "--json")) {
+      o->json = true;
+    } else if (a[0] == '-' && a[1]) {
+      return cli_usage_error("equiv", "unknown option '%s'", a);
+    } else if (!o->a) {
+      o->a = a;
+    } else if (!o->b) {
+      o->b = a;
+    } else {
+      return cli_usage_error("equiv", "more than two input files");
+    }
+  }
+  if (!o->b) return cli_usage_error("equiv", "expects two input files, A and B");
+  return 0;
+}
+
+/* Both kernels must take the same parameters, so that one run spec serves both. */
+static int same_params(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const char *fb) {
+  bool same = ka->nparams == kb->nparams;
+  for (uint32_t p = 0; same && p < ka->nparams; p++)
+    same = ka->params[p]->type == kb->params[p]->type && ka->params[p]->name && kb->params[p]->name &&
+           strcmp(ka->params[p]->name, kb->params[p]->name) == 0;
+  if (!same)
+    return rc_report(ctx, RC_SEV_ERROR, fb, 0, 0, "kernel @%s takes other parameters than in the "
+                     "first program", kb->name);
+  return 0;
+}
+
+/* Run both kernels on spec s; -1 on bad input or when the original faults. */
+static int run_both(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const rc_run_spec *s,
+                    run_result *res) {
+  rc_memory ma = {0}, mb = {0};
+  rc_traces ta = {0}, tb = {0};
+  rc_run_stats sa = {0}, sb = {0};
+  rc_fault fa = {0}, fb = {0};
+  int rc = -1;
+  res->equivalent = false;
+  if (rc_run_spec_check(ctx, s, ka) != 0 || rc_run_spec_check(ctx, s, kb) != 0) goto out;
+  if (rc_memory_init(ctx, &ma, s, ka) != 0 || rc_memory_init(ctx, &mb, s, kb) != 0) goto out;
+  if (rc_interp_run(ctx, ka, s, &ma, &ta, &sa, &fa) != 0) {
+    if (fa.happened)
+      rc_error(ctx, "seed %" PRIu64 ", %" PRIu64 " threads: the first program faults, so there is "
+               "nothing to compare (choose other sizes with --sizes or --global): %s", res->seed,
+               res->threads, fa.message);
+    goto out;
+  }
+  rc = 0;
+  res->instr_a = sa.instructions;
+  res->checksum = rc_memory_checksum(&ma);
+  if (rc_interp_run(ctx, kb, s, &mb, &tb, &sb, &fb) != 0) {
+    if (!fb.happened) {
+      rc = -1;
+      goto out;
+    }
+    res->what = "fault";
+    snprintf(res->why, sizeof res->why, "the second program faults: %s", fb.message);
+    goto out;
+  }
+  res->instr_b = sb.instructions;
+  if (!rc_traces_equivalent(ka, &ta, kb, &tb, res->why, sizeof res->why)) {
+    res->what = "trace";
+    goto out;
+  }
+  if (!rc_memory_equal(&ma, &mb, res->why, sizeof res->why)) {
+    res->what = "memory";
+    goto out;
+  }
+  res->equivalent = true;
+out:
+  rc_memory_free(&ma);
+  rc_memory_free(&mb);
+  rc_traces_free(&ta);
+  rc_traces_free(&tb);
+  rc_run_stats_free(&sa);
+  rc_run_stats_free(&sb);
+  return rc;
+}
+
+static void report_text(FILE *f, const rc_kernel *k, const run_result *r, int n) {
+  for (int i = 0; i < n; i++) {
+    fprintf(f, "seed %" PRIu64 ", %" PRIu64 " threads: ", r[i].seed, r[i].threads);
+    if (r[i].equivalent)
+      fprintf(f, "equivalent (%" PRIu64 " and %" PRIu64 " instructions, checksum 0x%016" PRIx64 ")\n",
+              r[i].instr_a, r[i].instr_b, r[i].checksum);
+    else
+      fprintf(f, "NOT equivalent: %s\n", r[i].why);
+  }
+  if (n > 0 && r[n - 1].equivalent)
+    fprintf(f, "@%s: equivalent in %d runs\n", k->name, n);
+  else if (n > 0)
+    fprintf(f, "@%s: NOT equivalent at seed %" PRIu64 ", %" PRIu64 " threads\n", k->name, r[n - 1].seed,
+            r[n - 1].threads);
+}
+
+static void report_json(FILE *f, const rc_kernel *k, const run_result *r, int n) {
+  bool eq = n > 0 && r[n - 1].equivalent;
+  fputs("{\"kernel\": ", f);
+  cli_json_string(f, k->name);
+  fprintf(f, ", \"equivalent\": %s, \"runs\": [", eq ? "true" : "false");
+  for (int i = 0; i < n; i++)
+    fprintf(f, "%s{\"seed\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"equivalent\": %s, "
+               "\"instructions_a\": %" PRIu64 ", \"instructions_b\": %" PRIu64 "}",
+            i ? ", " : "", r[i].seed, r[i].threads, r[i].equivalent ? "true" : "false", r[i].instr_a,
+            r[i].instr_b);
+  fputs("], \"difference\": ", f);
+  if (eq || n == 0) {
+    fputs("null", f);
+  } else {
+    fprintf(f, "{\"seed\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"kind\": \"%s\", \"message\": ",
+            r[n - 1].seed, r[n - 1].threads, r[n - 1].what);
+    cli_json_string(f, r[n - 1].why);
+    fputc('}', f);
+  }
+  fputs("}\n", f);
+}
+
+int cmd_equiv(int argc, char **argv) {
+  equiv_opts o = {0};
+  cli_input_opts in = {0};
+  cli_spec_words w = {0};
+  int rc = parse_args(argc, argv, &o, &in, &w);
+  if (rc != 0) {
+    cli_spec_words_free(&w);
+    return rc < 0 ? EXIT_OK : rc;
+  }
+  rc_ctx ctx;
+  cli_ctx_init(&ctx);
+  rc_module *ma = cli_load(&ctx, o.a, &in);
+  rc_module *mb = ma ? cli_load(&ctx, o.b, &in) : NULL;
+  rc_kernel *ka = mb ? cli_pick_kernel(&ctx, ma, o.kname) : NULL;
+  rc_kernel *kb = ka ? rc_module_find_kernel(mb, ka->name) : NULL;
+  if (ka && !kb) rc_report(&ctx, RC_SEV_ERROR, mb->filename, 0, 0, "no kernel named @%s", ka->name);
+  rc_run_spec base;
+  rc_run_spec_init(&base);
+  run_result *res = NULL;
+  int nres = 0;
+  rc = EXIT_BAD_INPUT;
+  if (kb && same_params(&ctx, ka, kb, mb->filename) == 0 && cli_spec_build(&ctx, &base, ka, &w) == 0) {
+    /* the launches: --global or a multi-dimensional !run fixes one; otherwise several sizes */
+    uint32_t sizes[32];
+    int nsizes = 0;
+    bool resize = !w.has_global && base.dims == 1;
+    if (!resize) sizes[nsizes++] = (uint32_t)rc_run_spec_threads(&base);
+    else if (o.nsizes) memcpy(sizes, o.sizes, (size_t)(nsizes = o.nsizes) * sizeof *sizes);
+    else memcpy(sizes, default_sizes, (size_t)(nsizes = 6) * sizeof *sizes);
+    uint64_t seeds = rc_run_spec_uses_seed(&base) ? o.seeds : 1;
+    res = rc_xcalloc((size_t)nsizes * seeds, sizeof *res);
+    bool stop = false;
+    rc = EXIT_OK;
+    for (int z = 0; z < nsizes && !stop; z++)
+      for (uint64_t sd = 0; sd < seeds && !stop; sd++) {
+        rc_run_spec s;
+        rc_run_spec_copy(&s, &base);
+        if (resize) rc_run_spec_resize(&s, sizes[z]);
+        s.seed_offset = base.seed_offset + sd;
+        run_result *r = &res[nres++];
+        r->seed = s.seed_offset;
+        r->threads = rc_run_spec_threads(&s);
+        if (run_both(&ctx, ka, kb, &s, r) != 0) {
+          rc = EXIT_BAD_INPUT;
+          nres--;
+          stop = true;
+        } else if (!r->equivalent) {
+          rc = EXIT_BAD_INPUT;
+          stop = true;
+        }
+        rc_run_spec_free(&s);
+      }
+    if (nres > 0 && !(rc != EXIT_OK && res[nres - 1].equivalent)) {
+      const char *inputs[] = {o.a, o.b};
+      cli_out out;
+      int orc = cli_out_open(&out, o.out, inputs, 2);
+      if (orc == 0) {
+        if (o.json) report_json(out.f, ka, res, nres);
+        else report_text(out.f, ka, res, nres);
+        orc = cli_out_commit(&out);
+      }
+      if (orc != 0) rc = orc;
+    }
+  }
+  free(res);
+  rc_run_spec_free(&base);
+  cli_spec_words_free(&w);
+  if (ma) rc_module_free(ma);
+  if (mb) rc_module_free(mb);
+  return rc;
+}
