@@ -127,6 +127,18 @@ void *rc_strmap_get(const rc_strmap *m, const char *key);
 void rc_strmap_put(rc_strmap *m, const char *key, void *value);
 uint64_t rc_hash_bytes(const void *p, size_t n, uint64_t seed);
 
+/* ---- 64-bit-keyed hash map (open addressing); key UINT64_MAX is reserved ------------------------- */
+
+typedef struct rc_u64map {
+  uint64_t *keys;
+  void **vals;
+  uint32_t cap, len;
+} rc_u64map;
+void rc_u64map_init(rc_u64map *m);
+void rc_u64map_free(rc_u64map *m);
+void *rc_u64map_get(const rc_u64map *m, uint64_t key); /* NULL when absent */
+void rc_u64map_put(rc_u64map *m, uint64_t key, void *value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,35 +9,45 @@
  * open edges: outgoing edges to blocks not yet visited, and incoming edges from blocks not yet
  * visited (backward edges). A visited block is added below all of its visited predecessors, which
  * path interleaving first brings onto one path. A divergent node is *armed* once one of its outgoing
- * edges is closed. Before a block B is added, Condition 1 looks at B's armed predecessors: if the
- * subtrees below them still have open edges to targets other than B, those edges cannot all be
- * post-dominated by B, so every open outgoing edge in those subtrees is rerouted through a new flow
- * block. After B is added, Condition 2 looks at B's backward edges: if the subtrees of B and of the
- * visited successors of B have several roots or open edges to several targets, they are rerouted
- * the same way. Closing the last open edge of an armed node then makes its target a
- * post-dominator: the node's primary successor.
+ * edges is closed. Closing the other edge of an armed node A when its target T is processed makes T
+ * A's primary successor, which is right only if every path from A reaches T.
  *
- * A flow block dispatches each incoming flow to the target its source wanted. Which target a
- * source wants is kept symbolically (flow_pred) and turned into i1 phis only for the conditions the
- * final branches need (flow_cond), e.g. `FLOW0: %0 = phi i1 [true, A], [false, C]` (slides, 11).
- * A flow block ends with one or two successors: the first target closed while it was open (the
- * "final successor") and the flow block its remaining targets were rerouted to (the "remainder"),
- * or its closed targets when it was never rerouted.
+ * Condition 1 (before T is added): if flow from T's armed predecessors can still leave through open
+ * edges to targets other than T, every such open edge is rerouted through one new flow block X, which
+ * then post-dominates those armed nodes (they get X as primary successor). Condition 2 (after T is
+ * added, when T has both unvisited successors and backward edges): if the subtrees of T and of its
+ * visited successors hold open edges under several roots or to several targets, they are rerouted
+ * the same way.
  *
- * Decisions the thesis leaves open, made here (the property tests judge them):
- * - Edges into a block are closed when the block is added (AddBasicBlockToOT), i.e. after
- *   Condition 1 and after path interleaving; backward edges out of a block are closed at the end
- *   of its processing, after Condition 2.
+ * A flow block dispatches each incoming flow to the target its source wanted. Which target a source
+ * wants is kept symbolically (flow_pred) and turned into i1 phis only for the conditions the final
+ * branches need (flow_cond), e.g. `FLOW0: %0 = phi i1 [true, A], [false, C]` (slides, 11). A flow
+ * block ends with one or two successors: the first target closed while it was open (the "final
+ * successor") and the flow block its remaining targets were rerouted to (the "remainder"), or its
+ * closed targets when it was never rerouted.
+ *
+ * Where this differs from the thesis, and why (the property tests in tests/property judge it):
+ * - Condition 1 looks at the flow *reachable* from the armed predecessors along closed edges, not
+ *   only at their OT subtrees. The subtree misses flow that leaves through a backward edge into a
+ *   block outside it, possibly through blocks already closed and removed from the tree (e.g. an
+ *   armed block whose other edge goes back to a block from which an earlier flow block's open edge
+ *   is reachable). With subtrees only, random CFGs gave outputs that were not reconverging; with the
+ *   reachable set the check is exact, so every armed node's primary successor post-dominates it.
+ *   Rerouted sets of Condition 2 are closed under reachability for the same reason.
+ * - Condition 2 counts only roots whose subtrees have open edges. It is a heuristic once Condition 1
+ *   is exact: `reconverge[no-cond2]` leaves it out (fewer flow blocks on random CFGs).
+ * - Edges into a block are closed when the block is added (after Condition 1 and path interleaving);
+ *   backward edges out of a block are closed at the end of its processing (after Condition 2).
  * - A uniform branch whose two targets are both rerouted keeps its branch: each edge goes through
  *   its own one-jump flow block into the funnel, instead of the branch becoming a jump.
  * - Virtual nodes (PrepareOrdering) are real blocks while the transform runs and are merged back
  *   into their block at the end; they are counted in the statistics.
- * - Condition 2 reroutes when the roots of the subforest number more than one or its open edges
- *   lead to more than one target.
  * - Path interleaving takes the visited predecessors in the order they were visited and hangs the
  *   branch that leads to each next one below the previous one.
- * Values whose definitions no longer dominate their uses, and phis whose predecessors changed, are
- * repaired by the shared SSA repair (ssa_repair.c), as the thesis's pass does with SSAUpdater. */
+ * - Blocks that cannot reach an exit first get a never-taken exit edge (connect_infinite_loops.c).
+ * Phis of the original targets get their values through the flow blocks (fix_target_phis); any
+ * other definition that no longer dominates its uses is repaired by the shared SSA repair
+ * (ssa_repair.c), as the thesis's pass does with SSAUpdater. */
 #include "reconv/analysis.h"
 #include "reconv/transform.h"
 
@@ -57,24 +67,13 @@ typedef struct flow_pred {
   uint32_t flow;   /* index of a flow node */
 } flow_pred;
 
-typedef struct cond_memo {
-  uint32_t target;
-  rc_value *value;
-} cond_memo;
-
-typedef struct value_memo {
-  rc_instr *phi; /* a phi of an original target block */
-  rc_value *value;
-} value_memo;
-
 typedef struct flow_node {
   rc_block *block;
   RC_VEC(flow_pred) preds;
-  RC_VEC(value_memo) values;
   rc_u32vec open;     /* targets still open, distinct */
   rc_u32vec closed;   /* closed targets, in closing order */
   uint32_t remainder; /* block id of the flow block the open targets went to, or RC_NONE */
-  RC_VEC(cond_memo) conds;
+  rc_instr *last_phi;  /* phis are added after this one (keeps insertion O(1)) */
 } flow_node;
 
 typedef struct otn {
@@ -95,9 +94,12 @@ typedef struct reconv {
   otn root;
   RC_VEC(flow_node) flows;
   RC_VEC(rc_u32vec) flow_in; /* per block id: flow nodes that had it as a target */
+  rc_u64map cond_memo;  /* (flow << 32 | target) -> i1 value true for flows that want target */
+  rc_u64map value_memo; /* (flow << 32 | phi value id) -> value the phi gets through the flow */
   uint32_t visits, stamp;
   uint32_t current;   /* block being processed (layout anchor for new blocks) */
   bool cond2;         /* apply Condition 2 (on by default; `no-cond2` turns it off) */
+  bool trace;         /* report the order, the open tree after each block, and each reroute */
   uint32_t entry;
   rc_u32vec tmp_roots, tmp_nodes, tmp_targets, tmp_preds;
   rc_u32vec tmp_starts; /* where each root's nodes start in tmp_nodes */
@@ -337,29 +339,41 @@ static rc_value *not_of(reconv *r, rc_block *blk, rc_value *c) {
   return x->not_cond;
 }
 
-static rc_value *memo_get(flow_node *f, uint32_t target) {
-  for (uint32_t i = 0; i < f->conds.len; i++)
-    if (f->conds.data[i].target == target) return f->conds.data[i].value;
-  return NULL;
+static uint64_t memo_key(uint32_t flow, uint32_t x) {
+  return (uint64_t)flow << 32 | x;
+}
+
+static rc_value *memo_get(reconv *r, uint32_t flow, uint32_t target) {
+  return rc_u64map_get(&r->cond_memo, memo_key(flow, target));
+}
+
+/* A new phi in a flow block, after the ones it already has (flow blocks hold only phis until their
+ * terminator is built). */
+static rc_instr *flow_phi(reconv *r, uint32_t fi, rc_type t) {
+  flow_node *f = &r->flows.data[fi];
+  rc_instr *phi = rc_instr_new(r->k, RC_OP_PHI, t, 0, 0);
+  if (f->last_phi) rc_instr_insert_after(f->last_phi, phi); else rc_instr_prepend(f->block, phi);
+  f->last_phi = phi;
+  return phi;
 }
 
 /* The i1 value that is true in flow block `fi` exactly for the flows that want `target`. Built on
  * demand, iteratively (requests go to older flow blocks only, so there is no cycle). */
 static rc_value *flow_cond(reconv *r, uint32_t fi, uint32_t target) {
-  rc_value *have = memo_get(&r->flows.data[fi], target);
+  rc_value *have = memo_get(r, fi, target);
   if (have) return have;
   rc_u32vec stack = {0};
   rc_vec_push(&stack, fi);
   while (stack.len) {
     uint32_t cur = stack.data[stack.len - 1];
     flow_node *f = &r->flows.data[cur];
-    if (memo_get(f, target)) {
+    if (memo_get(r, cur, target)) {
       stack.len--;
       continue;
     }
     bool ready = true;
     for (uint32_t p = 0; p < f->preds.len; p++)
-      if (f->preds.data[p].kind == FP_FLOW && !memo_get(&r->flows.data[f->preds.data[p].flow], target)) {
+      if (f->preds.data[p].kind == FP_FLOW && !memo_get(r, f->preds.data[p].flow, target)) {
         rc_vec_push(&stack, f->preds.data[p].flow);
         ready = false;
       }
@@ -378,7 +392,7 @@ static rc_value *flow_cond(reconv *r, uint32_t fi, uint32_t target) {
             : fp->t2 == target ? not_of(r, fp->block, fp->cond)
                                : rc_const_bool(r->k, false);
       else
-        v = memo_get(&r->flows.data[fp->flow], target);
+        v = memo_get(r, fp->flow, target);
       rc_vec_push(&vals, v);
       if (v->kind != RC_V_CONST) all_same_const = false;
       else if (first_const < 0) first_const = rc_const_ival(v);
@@ -390,17 +404,17 @@ static rc_value *flow_cond(reconv *r, uint32_t fi, uint32_t target) {
     } else if (all_same_const && vals.len) {
       result = rc_const_bool(r->k, first_const != 0);
     } else {
-      rc_instr *phi = rc_phi_new(f->block, RC_I1, NULL);
+      rc_instr *phi = flow_phi(r, cur, RC_I1);
+      f = &r->flows.data[cur];
       for (uint32_t p = 0; p < f->preds.len; p++) rc_phi_add_incoming(phi, vals.data[p], f->preds.data[p].block);
       result = &phi->v;
     }
     rc_vec_free(&vals);
-    cond_memo m = {target, result};
-    rc_vec_push(&r->flows.data[cur].conds, m);
+    rc_u64map_put(&r->cond_memo, memo_key(cur, target), result);
     stack.len--;
   }
   rc_vec_free(&stack);
-  return memo_get(&r->flows.data[fi], target);
+  return memo_get(r, fi, target);
 }
 
 /* ---- Reroute ------------------------------------------------------------------------------------------------ */
@@ -426,7 +440,18 @@ static void add_flow_target(reconv *r, uint32_t fi, uint32_t t) {
 /* Reroute every open outgoing edge of the nodes in r->tmp_nodes through a new flow block. */
 static void reroute(reconv *r) {
   rc_block *xb = new_block(r, "FLOW", RC_BLOCK_FLOW, true);
-  if (getenv("RCDBG")) { fprintf(stderr, "  reroute -> %s:", xb->name); for (uint32_t i = 0; i < r->tmp_nodes.len; i++) fprintf(stderr, " %s", r->k->blocks[r->tmp_nodes.data[i]]->name); fprintf(stderr, "\n"); }
+  if (r->trace) {
+    rc_strbuf sb;
+    rc_sb_init(&sb);
+    rc_sb_printf(&sb, "reroute through %s:", xb->name);
+    for (uint32_t i = 0; i < r->tmp_nodes.len; i++) {
+      r->tmp_targets.len = 0;
+      open_targets(r, r->tmp_nodes.data[i], &r->tmp_targets);
+      if (r->tmp_targets.len) rc_sb_printf(&sb, " %s", r->k->blocks[r->tmp_nodes.data[i]]->name);
+    }
+    rc_report(r->ctx, RC_SEV_NOTE, NULL, 0, 0, "%s", sb.data);
+    rc_sb_free(&sb);
+  }
   flow_node fz;
   memset(&fz, 0, sizeof fz);
   fz.block = xb;
@@ -545,18 +570,42 @@ static void close_edges_into(reconv *r, uint32_t b, const rc_u32vec *preds) {
   for (uint32_t i = 0; i < preds->len; i++) maybe_close(r, preds->data[i]);
 }
 
-static void dbg_tree(reconv *r, uint32_t id, int depth) {
-  for (uint32_t c = N(r, id)->first_child; c != RC_NONE; c = N(r, c)->next) {
-    r->tmp_targets.len = 0;
-    open_targets(r, c, &r->tmp_targets);
-    fprintf(stderr, "%*s%s in=%u out=", depth * 2, "", r->k->blocks[c]->name, N(r, c)->open_in);
-    for (uint32_t i = 0; i < r->tmp_targets.len; i++) fprintf(stderr, "%s,", r->k->blocks[r->tmp_targets.data[i]]->name);
-    fprintf(stderr, "%s\n", armed(r, c) ? " ARMED" : "");
-    dbg_tree(r, c, depth + 1);
+/* `reconverge[trace]`: the open tree as an indented list, one node per line with its open incoming
+ * count, open targets and armed state (the thesis draws the same in Figures 4.7 and 4.9). */
+static void trace_tree(reconv *r, const char *what, uint32_t b) {
+  rc_strbuf sb;
+  rc_sb_init(&sb);
+  rc_sb_printf(&sb, "%s %s; open tree:", what, r->k->blocks[b]->name);
+  rc_u32vec stack = {0}, depth = {0};
+  for (uint32_t c = r->root.last_child; c != RC_NONE; c = N(r, c)->prev) {
+    rc_vec_push(&stack, c);
+    rc_vec_push(&depth, 1);
   }
+  if (!stack.len) rc_sb_puts(&sb, " (empty)");
+  while (stack.len) {
+    uint32_t id = stack.data[--stack.len], d = depth.data[--depth.len];
+    rc_sb_printf(&sb, "\n%*s%s", (int)(2 * d), "", r->k->blocks[id]->name);
+    r->tmp_targets.len = 0;
+    open_targets(r, id, &r->tmp_targets);
+    if (r->tmp_targets.len) {
+      rc_sb_puts(&sb, " ->");
+      for (uint32_t i = 0; i < r->tmp_targets.len; i++)
+        rc_sb_printf(&sb, " %s", r->k->blocks[r->tmp_targets.data[i]]->name);
+    }
+    if (N(r, id)->open_in) rc_sb_printf(&sb, " (%u open incoming)", N(r, id)->open_in);
+    if (armed(r, id)) rc_sb_puts(&sb, " [armed]");
+    for (uint32_t c = N(r, id)->last_child; c != RC_NONE; c = N(r, c)->prev) {
+      rc_vec_push(&stack, c);
+      rc_vec_push(&depth, d + 1);
+    }
+  }
+  rc_report(r->ctx, RC_SEV_NOTE, NULL, 0, 0, "%s", sb.data);
+  rc_vec_free(&stack);
+  rc_vec_free(&depth);
+  rc_sb_free(&sb);
 }
+
 static void process_block(reconv *r, uint32_t b) {
-  if (getenv("RCDBG")) { fprintf(stderr, "== process %s\n", r->k->blocks[b]->name); dbg_tree(r, ROOT, 1); }
   r->current = b;
   rc_u32vec preds = {0};
   visited_preds(r, b, &preds);
@@ -645,7 +694,7 @@ static void process_block(reconv *r, uint32_t b) {
   }
   rc_vec_free(&back);
   maybe_close(r, b);
-  if (getenv("RCDBG")) { fprintf(stderr, "-- after %s\n", r->k->blocks[b]->name); dbg_tree(r, ROOT, 1); }
+  if (r->trace) trace_tree(r, "after", b);
 }
 
 /* ---- materialising flow blocks, merging virtual nodes, layout ------------------------------------------------- */
@@ -683,10 +732,8 @@ static int materialize_flows(reconv *r) {
 
 /* ---- phis of the original targets ---------------------------------------------------------------------- */
 
-static rc_value *value_memo_get(flow_node *f, rc_instr *phi) {
-  for (uint32_t i = 0; i < f->values.len; i++)
-    if (f->values.data[i].phi == phi) return f->values.data[i].value;
-  return NULL;
+static rc_value *value_memo_get(reconv *r, uint32_t flow, rc_instr *phi) {
+  return rc_u64map_get(&r->value_memo, memo_key(flow, phi->v.id));
 }
 
 /* The value phi `phi` (in an original block T) must take when T is reached through flow block `fi`:
@@ -694,7 +741,7 @@ static rc_value *value_memo_get(flow_node *f, rc_instr *phi) {
  * that do not go to T (thesis 5.1: the phi nodes of rerouted edges get the values of their original
  * predecessors). A phi in the flow block when the values differ or do not dominate it. */
 static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_instr *phi) {
-  rc_value *have = value_memo_get(&r->flows.data[fi], phi);
+  rc_value *have = value_memo_get(r, fi, phi);
   if (have) return have;
   uint32_t t = phi->parent->id;
   rc_type ty = (rc_type)phi->v.type;
@@ -702,14 +749,14 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
   rc_vec_push(&stack, fi);
   while (stack.len) {
     uint32_t cur = stack.data[stack.len - 1];
-    if (value_memo_get(&r->flows.data[cur], phi)) {
+    if (value_memo_get(r, cur, phi)) {
       stack.len--;
       continue;
     }
     flow_node *f = &r->flows.data[cur];
     bool ready = true;
     for (uint32_t p = 0; p < f->preds.len; p++)
-      if (f->preds.data[p].kind == FP_FLOW && !value_memo_get(&r->flows.data[f->preds.data[p].flow], phi)) {
+      if (f->preds.data[p].kind == FP_FLOW && !value_memo_get(r, f->preds.data[p].flow, phi)) {
         rc_vec_push(&stack, f->preds.data[p].flow);
         ready = false;
       }
@@ -721,7 +768,7 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
     for (uint32_t p = 0; p < f->preds.len; p++) {
       flow_pred *fp = &f->preds.data[p];
       rc_value *v = NULL;
-      if (fp->kind == FP_FLOW) v = value_memo_get(&r->flows.data[fp->flow], phi);
+      if (fp->kind == FP_FLOW) v = value_memo_get(r, fp->flow, phi);
       else if (fp->t1 == t || (fp->kind == FP_COND && fp->t2 == t)) v = rc_phi_value_for(phi, fp->src);
       if (!v) v = rc_undef(r->k, ty);
       rc_vec_push(&vals, v);
@@ -736,17 +783,17 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
     } else if (!differ && (!def || rc_dominates(dom, def->parent->id, f->block->id))) {
       result = same;
     } else {
-      rc_instr *np = rc_phi_new(f->block, ty, NULL);
+      rc_instr *np = flow_phi(r, cur, ty);
+      f = &r->flows.data[cur];
       for (uint32_t p = 0; p < f->preds.len; p++) rc_phi_add_incoming(np, vals.data[p], f->preds.data[p].block);
       result = &np->v;
     }
     rc_vec_free(&vals);
-    value_memo m = {phi, result};
-    rc_vec_push(&r->flows.data[cur].values, m);
+    rc_u64map_put(&r->value_memo, memo_key(cur, phi->v.id), result);
     stack.len--;
   }
   rc_vec_free(&stack);
-  return value_memo_get(&r->flows.data[fi], phi);
+  return value_memo_get(r, fi, phi);
 }
 
 /* Give the phis of every block that flow blocks now lead to their entries for the flow blocks, and
@@ -882,10 +929,11 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
   unsigned unif_flags = rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0;
   bool force = rc_pass_arg_get(args, "force") != NULL;
   bool cond2 = rc_pass_arg_get(args, "no-cond2") == NULL;
+  bool trace = rc_pass_arg_get(args, "trace") != NULL;
   for (uint32_t i = 0; args && i < args->n; i++) {
     const char *key = args->items[i].key;
     if (strcmp(key, "order") && strcmp(key, "blocks") && strcmp(key, "all-divergent") && strcmp(key, "force") &&
-        strcmp(key, "no-cond2"))
+        strcmp(key, "no-cond2") && strcmp(key, "trace"))
       return rc_error(ctx, "reconverge: unknown option '%s'", key);
   }
 
@@ -938,6 +986,7 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
   r.ctx = ctx;
   r.k = k;
   r.cond2 = cond2;
+  r.trace = trace;
   r.root.parent = r.root.first_child = r.root.last_child = r.root.next = r.root.prev = RC_NONE;
   r.entry = 0;
   for (uint32_t b = 0; b < k->nblocks; b++) new_node(&r, k->blocks[b], divergent_term(k, &a.unif, b));
@@ -1008,7 +1057,14 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
   rc_vec_free(&vpos);
   rc_analysis_free(&a);
 
-  if (getenv("RCDBG")) { fprintf(stderr, "order:"); for (uint32_t i = 0; i < final_order.len; i++) fprintf(stderr, " %s", k->blocks[final_order.data[i]]->name); fprintf(stderr, "\n"); }
+  if (r.trace) {
+    rc_strbuf sb;
+    rc_sb_init(&sb);
+    rc_sb_printf(&sb, "reconverge @%s, order %s:", k->name, rc_order_name((rc_order_kind)order));
+    for (uint32_t i = 0; i < final_order.len; i++) rc_sb_printf(&sb, " %s", k->blocks[final_order.data[i]]->name);
+    rc_report(ctx, RC_SEV_NOTE, NULL, 0, 0, "%s", sb.data);
+    rc_sb_free(&sb);
+  }
   for (uint32_t i = 0; i < final_order.len; i++) process_block(&r, final_order.data[i]);
   rc_vec_free(&final_order);
 
@@ -1021,7 +1077,6 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
   uint32_t uniform_after = 0;
   if (rc == 0) {
     rc_u32vec where = {0};
-    if (getenv("RCDBG")) { rc_strbuf sb; rc_sb_init(&sb); rc_print_kernel(k, &sb); fputs(sb.data, stderr); rc_sb_free(&sb); }
     if (!reconverging_now(k, unif_flags, &where, &uniform_after))
       rc = rc_error(ctx, "reconverge: @%s is still not reconverging at block %s (a bug in reconv)",
                     k->name, where.len ? k->blocks[where.data[0]]->name : "?");
@@ -1041,9 +1096,9 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
     rc_vec_free(&f->preds);
     rc_vec_free(&f->open);
     rc_vec_free(&f->closed);
-    rc_vec_free(&f->conds);
-    rc_vec_free(&f->values);
   }
+  rc_u64map_free(&r.cond_memo);
+  rc_u64map_free(&r.value_memo);
   rc_vec_free(&r.flows);
   for (uint32_t i = 0; i < r.flow_in.len; i++) rc_vec_free(&r.flow_in.data[i]);
   rc_vec_free(&r.flow_in);

@@ -154,7 +154,8 @@ static void place_phis(repair *r, rc_type t, uint32_t own_block, rc_instr *own_p
       r->phi_at[f] = own_phi;
       continue;
     }
-    rc_instr *phi = rc_phi_new(r->k->blocks[f], t, NULL);
+    rc_instr *phi = rc_instr_new(r->k, RC_OP_PHI, t, 0, 0);
+    rc_instr_prepend(r->k->blocks[f], phi); /* O(1); placed phis go before the existing ones */
     r->phi_stamp[f] = r->cur;
     r->phi_at[f] = phi;
     rc_vec_push(&r->placed, phi);

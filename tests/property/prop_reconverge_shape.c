@@ -10,75 +10,7 @@
 
 #include <stdlib.h>
 
-typedef struct rng {
-  uint64_t s;
-} rng;
-static uint32_t rnd(rng *r, uint32_t n) {
-  r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
-  return (uint32_t)((r->s >> 33) % n);
-}
-
-/* A random kernel: block i computes a value from the thread id and a phi of its predecessors'
- * values, then ends in ret, jmp or a divergent (or, 1 in 4, uniform) br. */
-static rc_kernel *random_kernel(rc_module *m, uint64_t seed, uint32_t n) {
-  rng r = {seed * 2654435761u + 1};
-  rc_kernel *k = rc_kernel_new(m, "k");
-  rc_value *out = rc_kernel_add_param(k, RC_PTR, "out");
-  rc_value *u = rc_kernel_add_param(k, RC_I32, "u");
-  rc_block **b = rc_xmalloc(n * sizeof *b);
-  for (uint32_t i = 0; i < n; i++) {
-    char name[16];
-    snprintf(name, sizeof name, "B%u", i);
-    b[i] = rc_block_new(k, name);
-  }
-  rc_builder bl;
-  rc_builder_at_end(&bl, b[0]);
-  rc_value *arg0 = rc_const_int(k, RC_I32, 0);
-  rc_value *tid = &rc_build_call(&bl, RC_BI_GLOBAL_ID, RC_I32, &arg0, 1, "tid")->v;
-  rc_value **val = rc_xmalloc(n * sizeof *val);
-  /* terminators first (targets never the entry), values after, phis last */
-  uint32_t exits = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    rc_builder_at_end(&bl, b[i]);
-    val[i] = rc_build_binop(&bl, RC_OP_ADD, tid, rc_const_int(k, RC_I32, i), NULL);
-  }
-  for (uint32_t i = 0; i < n; i++) {
-    rc_builder_at_end(&bl, b[i]);
-    uint32_t kind = rnd(&r, 10);
-    if ((kind == 0 && i > 0) || (i == n - 1 && exits == 0)) {
-      rc_value *a = rc_build_gep(&bl, out, tid, 4, NULL);
-      rc_build_store(&bl, val[i], a);
-      rc_build_ret(&bl);
-      exits++;
-    } else if (kind <= 3) {
-      rc_build_jmp(&bl, b[1 + rnd(&r, n - 1)]);
-    } else {
-      uint32_t t1 = 1 + rnd(&r, n - 1), t2 = 1 + rnd(&r, n - 1);
-      if (t1 == t2) t2 = 1 + (t2 % (n - 1));
-      bool uniform = rnd(&r, 4) == 0;
-      rc_value *c = uniform ? rc_build_cmp(&bl, RC_CMP_SLT, u, rc_const_int(k, RC_I32, (int64_t)i), NULL)
-                            : rc_build_cmp(&bl, RC_CMP_SLT, val[i], rc_const_int(k, RC_I32, 7), NULL);
-      rc_instr *br = rc_build_br(&bl, c, b[t1], b[t2]);
-      if (uniform) br->iflags |= RC_IF_UNIFORM;
-    }
-  }
-  /* a phi in every block with predecessors, merging the predecessors' values */
-  for (uint32_t i = 1; i < n; i++) {
-    if (!b[i]->npreds) continue;
-    rc_instr *phi = rc_phi_new(b[i], RC_I32, NULL);
-    for (uint32_t p = 0; p < b[i]->npreds; p++)
-      if (rc_phi_index_of(phi, b[i]->preds[p]) < 0)
-        rc_phi_add_incoming(phi, val[b[i]->preds[p]->id], b[i]->preds[p]);
-    /* use the phi so it lives */
-    rc_instr *first = rc_block_first_nonphi(b[i]);
-    rc_builder_before(&bl, first);
-    rc_value *x = rc_build_binop(&bl, RC_OP_XOR, &phi->v, val[0], NULL);
-    (void)x;
-  }
-  free(val);
-  free(b);
-  return k;
-}
+#include "random_kernel.h"
 
 /* Def. 15 with naive post-dominator sets (bit matrix) over reachable blocks + a virtual exit. */
 static bool naive_reconverging(const rc_kernel *k) {
@@ -150,7 +82,7 @@ TEST(reconverge_random_cfgs_become_reconverging) {
       test_diags d;
       test_diags_init(&d);
       rc_module *m = rc_module_new(&d.ctx, "random");
-      rc_kernel *k = random_kernel(m, it, n);
+      rc_kernel *k = random_kernel(m, it, n, false);
       CHECK(rc_verify_kernel(&d.ctx, k) == 0);
       rc_strbuf before;
       rc_sb_init(&before);
@@ -189,7 +121,7 @@ TEST(reconverge_leaves_reconverging_cfgs_alone_with_postdominance_orders) {
     test_diags d;
     test_diags_init(&d);
     rc_module *m = rc_module_new(&d.ctx, "random");
-    rc_kernel *k = random_kernel(m, 100000 + it, 3 + it % 23);
+    rc_kernel *k = random_kernel(m, 100000 + it, 3 + it % 23, false);
     CHECK(rc_pipeline_run(&d.ctx, k, "remove-dead-blocks,connect-infinite-loops,unify-exits,reconverge", NULL, NULL) == 0);
     rc_strbuf once;
     rc_sb_init(&once);
