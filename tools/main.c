@@ -19,6 +19,7 @@ static const command commands[] = {
     {"print", cmd_print, "parse, verify and print a module in the .rir text form"},
     {"verify", cmd_verify, "check a module against the IR rules (docs/ir.md)"},
     {"dot", cmd_dot, "draw a kernel's CFG as Graphviz DOT"},
+    {"gen", cmd_gen, "write a random kernel of a chosen shape"},
 };
 
 static void usage(FILE *f) {
