@@ -69,6 +69,13 @@ static void print_json(const rc_gen_info *g, const rc_gen_opts *o) {
          g->max_blocks_per_thread, g->max_instrs_per_block);
 }
 
+/* The library reports without a file position; say which command speaks. */
+static void report(void *user, const rc_diag *d) {
+  char buf[1024];
+  rc_diag_format(d, buf, sizeof buf);
+  fprintf(stderr, "reconv gen: %s", buf);
+}
+
 int cmd_gen(int argc, char **argv) {
   rc_gen_opts o;
   rc_gen_opts_init(&o);
@@ -121,6 +128,7 @@ int cmd_gen(int argc, char **argv) {
                                   "with -o FILE");
   rc_ctx ctx;
   cli_ctx_init(&ctx);
+  ctx.diag = report;
   rc_module *m = rc_module_new(&ctx, "<gen>");
   rc_gen_info info;
   rc_kernel *k = rc_gen_kernel(m, &o, &info);
