@@ -91,7 +91,7 @@ static bool edge_allowed(const gen_shape *s, uint32_t p, uint32_t q) {
 
 /* ---- the loop forest and its layout ---------------------------------------------------------------- */
 
-static int build_forest(shaper *sh, uint32_t irreducible_loop, uint64_t *min_total) {
+static void build_forest(shaper *sh, uint32_t irreducible_loop, uint64_t *min_total) {
   gen_shape *s = sh->s;
   uint32_t L = s->nloops, D = sh->o->nesting;
   for (uint32_t i = 0; i < L; i++) {
@@ -134,7 +134,6 @@ static int build_forest(shaper *sh, uint32_t irreducible_loop, uint64_t *min_tot
   }
   free(acc);
   *min_total = total;
-  return 0;
 }
 
 /* Lay the loops out over spine positions 1 .. S-2 with `spare` filler blocks spread over the gaps.
