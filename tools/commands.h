@@ -8,5 +8,6 @@ int cmd_dot(int argc, char **argv);
 int cmd_opt(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_equiv(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
 
 #endif

@@ -22,6 +22,7 @@ static const command commands[] = {
     {"opt", cmd_opt, "run passes (reconverge, lowerswitch, unify-exits, ...) over a module"},
     {"run", cmd_run, "run a kernel on the thread-level interpreter; print buffer checksums"},
     {"equiv", cmd_equiv, "check two programs for trace equivalence on many inputs"},
+    {"gen", cmd_gen, "write a random kernel of a chosen shape"},
 };
 
 static void usage(FILE *f) {
