@@ -67,7 +67,7 @@ int cmd_opt(int argc, char **argv) {
     if (cli_flag(a, NULL, "--list-passes")) {
       uint32_t n;
       const rc_pass_info *p = rc_pass_list(&n);
-      for (uint32_t j = 0; j < n; j++) printf("%-20s %s\n", p[j].name, p[j].help);
+      for (uint32_t j = 0; j < n; j++) printf("%s\n    %s\n", p[j].name, p[j].help);
       return EXIT_OK;
     }
     if (cli_flag(a, NULL, "--stats")) stats = true;

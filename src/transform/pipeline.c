@@ -77,8 +77,9 @@ static const rc_pass_info passes[] = {
     {"remove-dead-blocks", "delete blocks unreachable from the entry", rc_pass_remove_dead_blocks,
      RC_LEVEL_THREAD},
     {"reconverge",
-     "make the CFG reconverging (thesis 4.3): [order=dfpd|df|bf|bfpd|rpot|domreg|custom] "
-     "[blocks=A:B:C] [all-divergent] [force]",
+     "make the CFG reconverging (thesis 4.3); options: order=dfpd|df|bf|bfpd|rpot|domreg|custom, "
+     "blocks=A:B:C (custom order), all-divergent, force (run even if already reconverging), "
+     "no-cond2, trace",
      rc_pass_reconverge, RC_LEVEL_THREAD},
     {"ssa-repair", "restore SSA dominance and phi incomings after CFG edits", rc_pass_ssa_repair,
      RC_LEVEL_THREAD},
