@@ -76,18 +76,23 @@ void rc_domfrontier_iterated(const rc_domfrontier *df, const uint32_t *blocks, u
  * A loop-nesting forest that represents irreducible cycles (several entries) as well as natural
  * loops, in the manner of LLVM's CycleInfo (Havlak / Ramalingam): a cycle is a maximal strongly
  * connected region of its parent (minus the parent's header), its entries are the blocks with a
- * predecessor outside it, and its header is the entry visited first by the DFS. */
+ * predecessor outside it, and its header is the entry visited first by the DFS. Only blocks
+ * reachable from the entry take part (unreachable predecessors make no entries).
+ *
+ * Cycles are numbered in pre-order of the forest (a parent before its children, siblings by the
+ * DFS pre-order of their headers), so the cycles nested in c are exactly c+1 .. nested_end-1. */
 typedef struct rc_cycle {
   uint32_t parent;       /* index of the enclosing cycle, RC_NONE for outermost */
   uint32_t depth;        /* 1 for outermost */
   uint32_t header;       /* first entry in DFS pre-order */
-  uint32_t *entries;     /* blocks with a predecessor outside the cycle (includes header) */
+  uint32_t *entries;     /* blocks with a predecessor outside the cycle: header first, then by id */
   uint32_t nentries;
-  uint32_t *blocks;      /* every block of the cycle, nested cycles included */
+  uint32_t *blocks;      /* every block of the cycle, nested cycles included; header first */
   uint32_t nblocks;
-  uint32_t *exits;       /* blocks outside the cycle with a predecessor inside it */
+  uint32_t *exits;       /* blocks outside the cycle with a predecessor inside it, by id */
   uint32_t nexits;
   bool reducible;        /* exactly one entry */
+  uint32_t nested_end;   /* cycles c+1 .. nested_end-1 are nested in this one (c) */
 } rc_cycle;
 
 typedef struct rc_cycle_info {
@@ -95,15 +100,16 @@ typedef struct rc_cycle_info {
   rc_cycle *cycles;
   uint32_t ncycles;
   uint32_t *innermost;   /* per block: innermost cycle index or RC_NONE */
-  /* back edges relative to the DFS from the entry (edges to a block on the DFS stack), CSR-free
-   * list of (from, to) pairs */
+  /* back edges relative to the DFS from the entry (edges to a block on the DFS stack, self loops
+   * included), as (from, to) pairs ordered by source block */
   uint32_t *back_from, *back_to;
   uint32_t nback;
+  uint32_t *storage;     /* owns the blocks, entries and exits arrays of all cycles */
 } rc_cycle_info;
 
 int rc_cycles_build(rc_cycle_info *ci, const rc_cfg *g);
 void rc_cycles_free(rc_cycle_info *ci);
-/* Is block b inside cycle c (or one nested in it)? */
+/* Is block b inside cycle c (or one nested in it)? O(1). */
 bool rc_cycle_contains(const rc_cycle_info *ci, uint32_t c, uint32_t b);
 
 /* ---- uniformity (divergence analysis) ----------------------------------------------------------------
