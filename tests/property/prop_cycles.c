@@ -222,7 +222,7 @@ static void run(uint64_t seed, unsigned iters, uint32_t max_blocks) {
   int failures = 0;
   for (unsigned it = 0; it < iters && failures < 3; it++) {
     rg_graph g;
-    rg_opts o = {1, max_blocks, rg_chance(&rng, 50)};
+    rg_opts o = {.min_blocks = 1, .max_blocks = max_blocks, .entry_without_preds = rg_chance(&rng, 50)};
     rg_random(&g, &rng, &o);
     int bad = check(&g);
     if (bad) {

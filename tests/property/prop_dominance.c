@@ -266,7 +266,7 @@ static void run(uint64_t seed, unsigned iters, uint32_t max_blocks) {
   int failures = 0;
   for (unsigned it = 0; it < iters && failures < 3; it++) {
     rg_graph g;
-    rg_opts o = {1, max_blocks, rg_chance(&rng, 60)};
+    rg_opts o = {.min_blocks = 1, .max_blocks = max_blocks, .entry_without_preds = rg_chance(&rng, 60)};
     rg_random(&g, &rng, &o);
     rc_cfg cfg;
     rg_to_cfg(&g, &cfg);
@@ -291,7 +291,7 @@ TEST(rpo_is_a_topological_order_of_the_forward_edges) {
   rg_rng rng = {4};
   for (unsigned it = 0; it < test_scaled(2000); it++) {
     rg_graph g;
-    rg_opts o = {1, 40, false};
+    rg_opts o = {.min_blocks = 1, .max_blocks = 40};
     rg_random(&g, &rng, &o);
     rc_cfg cfg;
     rg_to_cfg(&g, &cfg);

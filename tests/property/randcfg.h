@@ -57,6 +57,7 @@ static inline void rg_add(rg_graph *g, uint32_t from, uint32_t to) {
 typedef struct rg_opts {
   uint32_t min_blocks, max_blocks;
   bool entry_without_preds; /* never branch back to block 0 (required for kernels) */
+  bool acyclic;             /* only forward edges (block i to blocks > i) */
 } rg_opts;
 
 /* A random graph. */
@@ -79,7 +80,11 @@ static inline void rg_random(rg_graph *g, rg_rng *r, const rg_opts *o) {
     if (rg_chance(r, p_switch)) k = 3 + rg_below(r, 2);
     for (uint32_t i = 0; i < k; i++) {
       uint32_t t;
-      if (wild) {
+      if (o->acyclic) {
+        uint32_t span = n - 1 - b;
+        t = i == 0 && !rg_chance(r, p_skip) ? b + 1
+                                             : b + 1 + rg_below(r, span < 5 || wild || rg_chance(r, p_far) ? span : 5);
+      } else if (wild) {
         t = lo + rg_below(r, n - lo);
       } else if (i == 0 && !rg_chance(r, p_skip)) {
         t = b + 1; /* fall through */
