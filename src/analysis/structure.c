@@ -31,8 +31,9 @@
  * "Loop" is read as any cycle of the nesting forest. Bj dominates all blocks of a cycle iff it
  * dominates the nearest common dominator of the cycle's entries (every path into the cycle goes
  * through an entry); Bi post-dominates all blocks of a cycle iff it post-dominates the nearest
- * common post-dominator of the cycle's exiting blocks. Both are precomputed per cycle, so each
- * edge costs O(nesting depth).
+ * common post-dominator of the cycle's exiting blocks (those with an edge out of the cycle, to
+ * the virtual exit included: see the post-dominator tree's extra exits). Both are precomputed per
+ * cycle, so each edge costs O(nesting depth).
  *
  * Reconverging (Def. 15): every divergent branch has exactly two successor edges (a `br`; a
  * divergent switch is not reconverging) and one of them post-dominates it (the primary successor).
@@ -310,6 +311,12 @@ bool rc_unstructured_edges(const rc_cfg *g, const rc_domtree *dom, const rc_domt
            c = ci->cycles[c].parent)
         exiting_lca[c] = exiting_lca[c] == RC_NONE ? u : rc_domtree_lca(pdom, exiting_lca[c], u);
     }
+  }
+  /* a block the virtual exit was connected to (in an infinite loop) leaves its cycles too */
+  for (uint32_t i = 0; i < pdom->nextra_exits; i++) {
+    uint32_t u = pdom->extra_exits[i];
+    for (uint32_t c = ci->innermost[u]; c != RC_NONE; c = ci->cycles[c].parent)
+      exiting_lca[c] = exiting_lca[c] == RC_NONE ? u : rc_domtree_lca(pdom, exiting_lca[c], u);
   }
   /* distinct successors of each block and distinct reachable predecessors */
   uint32_t *stamp = rc_xmalloc((n ? n : 1) * sizeof *stamp);

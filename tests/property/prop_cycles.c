@@ -111,16 +111,6 @@ static void ref_cycles(const rg_graph *g, refinfo *r) {
   decompose(g, r, &S, RC_NONE, 1);
 }
 
-static void print_graph(const rg_graph *g) {
-  fprintf(stderr, "graph with %u blocks:", g->n);
-  for (uint32_t b = 0; b < g->n; b++) {
-    fprintf(stderr, " %u->{", b);
-    for (uint32_t i = 0; i < g->nsucc[b]; i++) fprintf(stderr, "%s%u", i ? "," : "", g->succ[b][i]);
-    fprintf(stderr, "}");
-  }
-  fprintf(stderr, "\n");
-}
-
 static rg_set to_set(const uint32_t *a, uint32_t n) {
   rg_set s;
   rg_set_clear(&s);
@@ -144,14 +134,14 @@ static int check(const rg_graph *g) {
     stat_irreducible += !ci.cycles[c].reducible;
     stat_nested += ci.cycles[c].depth > 1;
   }
-#define FAIL(...)                                  \
-  do {                                             \
-    if (!bad) {                                    \
-      fprintf(stderr, __VA_ARGS__);                \
-      fprintf(stderr, "\n");                       \
-      print_graph(g);                              \
-    }                                              \
-    bad++;                                         \
+#define FAIL(...)                   \
+  do {                              \
+    if (!bad) {                     \
+      fprintf(stderr, __VA_ARGS__); \
+      fprintf(stderr, "\n");        \
+      rg_print(g, NULL);            \
+    }                               \
+    bad++;                          \
   } while (0)
   if (ci.ncycles != r->ncycles) FAIL("%u cycles, expected %u", ci.ncycles, r->ncycles);
   /* match by header: every block heads at most one cycle */

@@ -8,143 +8,14 @@
  * the last, a block that cannot reach an exit or an earlier chosen block gets an edge to the
  * virtual exit. The reference computes reverse post-order with its own (recursive) DFS that visits
  * successors in terminator order, and reachability by plain fixpoints. */
+#include "domref.h"
 #include "randcfg.h"
 #include "test.h"
 
 #include <stdio.h>
 
-typedef struct ref {
-  uint32_t n, nn; /* blocks, nodes (n + 1 with the virtual exit) */
-  bool post;
-  uint32_t root;
-  bool in_tree[RG_SET_BITS];
-  rg_set dom[RG_SET_BITS]; /* dom[b] = the nodes that (post-)dominate b */
-  rg_set frontier[RG_SET_BITS];
-  /* graph in the direction of the tree: edges away from the root */
-  uint32_t nsucc[RG_SET_BITS], succ[RG_SET_BITS][RG_SET_BITS / 4];
-} ref;
-
-static void dfs_post(const rg_graph *g, uint32_t b, bool *seen, uint32_t *po, uint32_t *npo) {
-  seen[b] = true;
-  for (uint32_t i = 0; i < g->nsucc[b]; i++)
-    if (!seen[g->succ[b][i]]) dfs_post(g, g->succ[b][i], seen, po, npo);
-  po[(*npo)++] = b;
-}
-
-static void ref_add_edge(ref *r, uint32_t from, uint32_t to) {
-  if (r->nsucc[from] >= RG_SET_BITS / 4) {
-    fprintf(stderr, "reference graph: too many edges from one node\n");
-    abort();
-  }
-  r->succ[from][r->nsucc[from]++] = to;
-}
-
-/* Blocks (among `reach`) that can reach a block in `targets`, by fixpoint. */
-static rg_set can_reach(const rg_graph *g, const bool *reach, const rg_set *targets) {
-  rg_set s = *targets;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t b = 0; b < g->n; b++) {
-      if (!reach[b] || rg_set_has(&s, b)) continue;
-      for (uint32_t i = 0; i < g->nsucc[b]; i++)
-        if (rg_set_has(&s, g->succ[b][i])) {
-          rg_set_add(&s, b);
-          changed = true;
-          break;
-        }
-    }
-  }
-  return s;
-}
-
-static void ref_build(ref *r, const rg_graph *g, bool post, rc_u32vec *extra) {
-  memset(r, 0, sizeof *r);
-  uint32_t n = g->n;
-  r->n = n;
-  r->post = post;
-  r->nn = post ? n + 1 : n;
-  bool seen[RG_SET_BITS] = {0};
-  uint32_t po[RG_SET_BITS], npo = 0;
-  dfs_post(g, 0, seen, po, &npo);
-  if (!post) {
-    r->root = 0;
-    for (uint32_t b = 0; b < n; b++) {
-      r->in_tree[b] = seen[b];
-      if (seen[b])
-        for (uint32_t i = 0; i < g->nsucc[b]; i++) ref_add_edge(r, b, g->succ[b][i]);
-    }
-  } else {
-    uint32_t X = n;
-    r->root = X;
-    rg_set targets;
-    rg_set_clear(&targets);
-    for (uint32_t b = 0; b < n; b++)
-      if (seen[b] && g->nsucc[b] == 0) rg_set_add(&targets, b);
-    rg_set ok = can_reach(g, seen, &targets);
-    /* reverse post-order from the last: po from the first */
-    for (uint32_t i = 0; i < npo; i++) {
-      uint32_t b = po[i];
-      if (rg_set_has(&ok, b)) continue;
-      rc_vec_push(extra, b);
-      rg_set_add(&targets, b);
-      ok = can_reach(g, seen, &targets);
-    }
-    /* tree direction = reverse CFG: X -> exits and extra exits, s -> b for b -> s */
-    for (uint32_t b = 0; b < n; b++) {
-      if (!seen[b]) continue;
-      r->in_tree[b] = true;
-      if (rg_set_has(&targets, b)) ref_add_edge(r, X, b);
-    }
-    for (uint32_t b = 0; b < n; b++)
-      if (seen[b])
-        for (uint32_t i = 0; i < g->nsucc[b]; i++) ref_add_edge(r, g->succ[b][i], b);
-    r->in_tree[X] = true;
-  }
-  /* dominator sets: dom(root) = {root}; dom(b) = {b} + intersection over preds (tree direction) */
-  for (uint32_t b = 0; b < r->nn; b++) {
-    if (b == r->root) {
-      rg_set_clear(&r->dom[b]);
-      rg_set_add(&r->dom[b], b);
-    } else {
-      rg_set_fill(&r->dom[b], r->nn);
-    }
-  }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t b = 0; b < r->nn; b++) {
-      if (!r->in_tree[b] || b == r->root) continue;
-      rg_set acc;
-      rg_set_fill(&acc, r->nn);
-      for (uint32_t p = 0; p < r->nn; p++) {
-        if (!r->in_tree[p]) continue;
-        for (uint32_t i = 0; i < r->nsucc[p]; i++)
-          if (r->succ[p][i] == b) rg_set_and(&acc, &r->dom[p]);
-      }
-      rg_set_add(&acc, b);
-      if (!rg_set_eq(&acc, &r->dom[b])) {
-        r->dom[b] = acc;
-        changed = true;
-      }
-    }
-  }
-  /* frontiers: DF(a) = {b : a dominates a predecessor of b and does not strictly dominate b} */
-  for (uint32_t p = 0; p < r->nn; p++) {
-    if (!r->in_tree[p]) continue;
-    for (uint32_t i = 0; i < r->nsucc[p]; i++) {
-      uint32_t b = r->succ[p][i];
-      for (uint32_t a = 0; a < r->nn; a++)
-        if (rg_set_has(&r->dom[p], a) && (a == b || !rg_set_has(&r->dom[b], a)))
-          rg_set_add(&r->frontier[a], b);
-    }
-  }
-}
-
-static bool ref_dominates(const ref *r, uint32_t a, uint32_t b) {
-  return r->in_tree[a] && r->in_tree[b] && rg_set_has(&r->dom[b], a);
-}
-
 /* the deepest node of a set of dominators: the one with the largest dominator set */
-static uint32_t deepest(const ref *r, const rg_set *s) {
+static uint32_t deepest(const rg_domref *r, const rg_set *s) {
   uint32_t best = RC_NONE, bestc = 0;
   for (uint32_t a = 0; a < r->nn; a++)
     if (rg_set_has(s, a) && rg_set_count(&r->dom[a]) > bestc) {
@@ -154,32 +25,22 @@ static uint32_t deepest(const ref *r, const rg_set *s) {
   return best;
 }
 
-static void print_graph(const rg_graph *g) {
-  fprintf(stderr, "graph with %u blocks:", g->n);
-  for (uint32_t b = 0; b < g->n; b++) {
-    fprintf(stderr, " %u->{", b);
-    for (uint32_t i = 0; i < g->nsucc[b]; i++) fprintf(stderr, "%s%u", i ? "," : "", g->succ[b][i]);
-    fprintf(stderr, "}");
-  }
-  fprintf(stderr, "\n");
-}
-
 static int check_tree(const rg_graph *g, const rc_cfg *cfg, bool post, rg_rng *rng) {
-  ref *r = malloc(sizeof *r);
+  rg_domref *r = malloc(sizeof *r);
   rc_u32vec extra = {0};
-  ref_build(r, g, post, &extra);
+  rg_domref_build(r, g, post, &extra);
   rc_domtree t;
   rc_domtree_build(&t, cfg, post);
   int bad = 0;
-#define FAIL(...)                                                             \
-  do {                                                                        \
-    if (!bad) {                                                               \
-      fprintf(stderr, "%s tree: ", post ? "post-dominator" : "dominator");    \
-      fprintf(stderr, __VA_ARGS__);                                           \
-      fprintf(stderr, "\n");                                                  \
-      print_graph(g);                                                         \
-    }                                                                         \
-    bad++;                                                                    \
+#define FAIL(...)                                                          \
+  do {                                                                     \
+    if (!bad) {                                                            \
+      fprintf(stderr, "%s tree: ", post ? "post-dominator" : "dominator"); \
+      fprintf(stderr, __VA_ARGS__);                                        \
+      fprintf(stderr, "\n");                                               \
+      rg_print(g, NULL);                                                   \
+    }                                                                      \
+    bad++;                                                                 \
   } while (0)
   if (t.nnodes != r->nn || t.root != r->root) FAIL("nnodes %u root %u", t.nnodes, t.root);
   if (post) {
@@ -197,8 +58,8 @@ static int check_tree(const rg_graph *g, const rc_cfg *cfg, bool post, rg_rng *r
     if (t.idom[b] != want) FAIL("idom(%u) = %u, expected %u", b, t.idom[b], want);
     if (t.depth[b] != rg_set_count(&r->dom[b]) - 1) FAIL("depth(%u)", b);
     for (uint32_t a = 0; a < r->nn; a++) {
-      if (rc_dominates(&t, a, b) != ref_dominates(r, a, b)) FAIL("dominates(%u, %u)", a, b);
-      if (rc_strictly_dominates(&t, a, b) != (a != b && ref_dominates(r, a, b)))
+      if (rc_dominates(&t, a, b) != rg_domref_dominates(r, a, b)) FAIL("dominates(%u, %u)", a, b);
+      if (rc_strictly_dominates(&t, a, b) != (a != b && rg_domref_dominates(r, a, b)))
         FAIL("strictly_dominates(%u, %u)", a, b);
       if (!r->in_tree[a]) {
         if (rc_domtree_lca(&t, a, b) != RC_NONE) FAIL("lca with a node outside the tree");
@@ -299,7 +160,7 @@ TEST(rpo_is_a_topological_order_of_the_forward_edges) {
     uint32_t nr = rc_cfg_rpo(&cfg, rpo, idx);
     bool seen[RG_SET_BITS] = {0};
     uint32_t po[RG_SET_BITS], npo = 0;
-    dfs_post(&g, 0, seen, po, &npo);
+    rg_dfs_post(&g, 0, seen, po, &npo);
     CHECK_EQ_INT(nr, npo);
     for (uint32_t i = 0; i < nr && i < npo; i++) CHECK_EQ_INT(rpo[i], po[npo - 1 - i]);
     for (uint32_t b = 0; b < g.n; b++) CHECK_EQ_INT(idx[b] == RC_NONE, !seen[b]);

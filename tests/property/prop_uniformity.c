@@ -104,16 +104,6 @@ static bool exit_and_latch(const rg_graph *g, const bool *in, uint32_t B, uint32
 
 /* ---- the checks ---------------------------------------------------------------------------------- */
 
-static void print_graph(const rg_graph *g, const rg_kernel *rk) {
-  fprintf(stderr, "graph with %u blocks:", g->n);
-  for (uint32_t b = 0; b < g->n; b++) {
-    fprintf(stderr, " %u%s->{", b, rk->div_cond[b] ? "*" : "");
-    for (uint32_t i = 0; i < g->nsucc[b]; i++) fprintf(stderr, "%s%u", i ? "," : "", g->succ[b][i]);
-    fprintf(stderr, "}");
-  }
-  fprintf(stderr, "  (* = divergent condition)\n");
-}
-
 static unsigned long stat_joins, stat_temporal, stat_assumed;
 
 static int check(const rg_graph *g, rg_rng *rng, bool acyclic) {
@@ -122,14 +112,15 @@ static int check(const rg_graph *g, rg_rng *rng, bool acyclic) {
   rg_kernel rk;
   rg_to_kernel(g, rng, 50, &ctx, &rk);
   int bad = 0;
-#define FAIL(...)                            \
-  do {                                       \
-    if (!bad) {                              \
-      fprintf(stderr, __VA_ARGS__);          \
-      fprintf(stderr, "\n");                 \
-      print_graph(g, &rk);                   \
-    }                                        \
-    bad++;                                   \
+#define FAIL(...)                                 \
+  do {                                            \
+    if (!bad) {                                   \
+      fprintf(stderr, __VA_ARGS__);               \
+      fprintf(stderr, "\n");                      \
+      rg_print(g, rk.div_cond);                   \
+      fprintf(stderr, "(* = branch on %%tid)\n"); \
+    }                                             \
+    bad++;                                        \
   } while (0)
   if (rc_verify_kernel(&ctx, rk.k) != 0) FAIL("the generated kernel does not verify");
   rc_analysis a;

@@ -13,6 +13,7 @@
 
 #include "reconv/analysis.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,6 +138,17 @@ static inline bool rg_first_edge(const rg_graph *g, uint32_t b, uint32_t i) {
   for (uint32_t j = 0; j < i; j++)
     if (g->succ[b][j] == g->succ[b][i]) return false;
   return true;
+}
+
+/* Print a graph for reproducing a failure; blocks with mark[b] set get a '*'. */
+static inline void rg_print(const rg_graph *g, const uint8_t *mark) {
+  fprintf(stderr, "graph with %u blocks:", g->n);
+  for (uint32_t b = 0; b < g->n; b++) {
+    fprintf(stderr, " %u%s->{", b, mark && mark[b] ? "*" : "");
+    for (uint32_t i = 0; i < g->nsucc[b]; i++) fprintf(stderr, "%s%u", i ? "," : "", g->succ[b][i]);
+    fprintf(stderr, "}");
+  }
+  fprintf(stderr, "\n");
 }
 
 /* ---- a kernel with this CFG --------------------------------------------------------------------
