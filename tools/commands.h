@@ -5,5 +5,6 @@
 int cmd_print(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_dot(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 
 #endif

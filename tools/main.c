@@ -19,6 +19,7 @@ static const command commands[] = {
     {"print", cmd_print, "parse, verify and print a module in the .rir text form"},
     {"verify", cmd_verify, "check a module against the IR rules (docs/ir.md)"},
     {"dot", cmd_dot, "draw a kernel's CFG as Graphviz DOT"},
+    {"analyze", cmd_analyze, "report cycles, uniformity and structure (reducible, reconverging ...)"},
 };
 
 static void usage(FILE *f) {
