@@ -2,6 +2,8 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "reconv/analysis.h"
+
 #include <string.h>
 
 static const char help[] =
@@ -13,6 +15,9 @@ static const char help[] =
     "  -o, --output FILE   write to FILE instead of standard output\n"
     "  --kernel NAME       draw only this kernel\n"
     "  --instructions      list the instructions inside each block\n"
+    "  --analysis          run the uniformity analysis: divergent branches filled red, the\n"
+    "                      edges of uniform branches dotted\n"
+    "  --all-divergent     with --analysis: treat every conditional branch as divergent\n"
     "  --llvm-passes P, --target T, -O N, -D NAME[=V]   import options for .ll/.bc/.cl\n"
     "  -h, --help          show this help\n";
 
@@ -20,6 +25,8 @@ int cmd_dot(int argc, char **argv) {
   const char *out = NULL, *kname = NULL, *file = NULL;
   cli_input_opts in = {0};
   rc_dot_opts dopts = {0};
+  bool analysis = false;
+  unsigned flags = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int r;
@@ -29,6 +36,10 @@ int cmd_dot(int argc, char **argv) {
     }
     if (cli_flag(a, NULL, "--instructions")) {
       dopts.show_instructions = true;
+    } else if (cli_flag(a, NULL, "--analysis")) {
+      analysis = true;
+    } else if (cli_flag(a, NULL, "--all-divergent")) {
+      flags |= RC_UNIF_ALL_DIVERGENT;
     } else if ((r = cli_opt("dot", argc, argv, &i, "-o", "--output", &out)) != 0) {
       if (r < 0) return EXIT_USAGE;
     } else if ((r = cli_opt("dot", argc, argv, &i, NULL, "--kernel", &kname)) != 0) {
@@ -44,6 +55,7 @@ int cmd_dot(int argc, char **argv) {
     }
   }
   if (!file) return cli_usage_error("dot", "no input file");
+  if (flags && !analysis) return cli_usage_error("dot", "--all-divergent needs --analysis");
   rc_ctx ctx;
   cli_ctx_init(&ctx);
   rc_module *m = cli_load(&ctx, file, &in);
@@ -54,7 +66,16 @@ int cmd_dot(int argc, char **argv) {
   for (uint32_t i = 0; i < m->nkernels; i++) {
     rc_kernel *k = m->kernels[i];
     if (kname && strcmp(k->name, kname[0] == '@' ? kname + 1 : kname) != 0) continue;
-    rc_dot_kernel(k, &dopts, &sb);
+    if (analysis) {
+      rc_analysis a;
+      rc_analysis_build(&a, k, flags);
+      dopts.divergent_branch = a.unif.divergent_branch;
+      rc_dot_kernel(k, &dopts, &sb);
+      rc_analysis_free(&a);
+      dopts.divergent_branch = NULL;
+    } else {
+      rc_dot_kernel(k, &dopts, &sb);
+    }
   }
   if (kname && !cli_pick_kernel(&ctx, m, kname)) rc = EXIT_BAD_INPUT;
   if (rc == EXIT_OK) {

@@ -9,5 +9,6 @@ int cmd_opt(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_equiv(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 
 #endif

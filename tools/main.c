@@ -23,6 +23,7 @@ static const command commands[] = {
     {"run", cmd_run, "run a kernel on the thread-level interpreter; print buffer checksums"},
     {"equiv", cmd_equiv, "check two programs for trace equivalence on many inputs"},
     {"gen", cmd_gen, "write a random kernel of a chosen shape"},
+    {"analyze", cmd_analyze, "report cycles, uniformity and structure (reducible, reconverging ...)"},
 };
 
 static void usage(FILE *f) {

@@ -76,18 +76,23 @@ void rc_domfrontier_iterated(const rc_domfrontier *df, const uint32_t *blocks, u
  * A loop-nesting forest that represents irreducible cycles (several entries) as well as natural
  * loops, in the manner of LLVM's CycleInfo (Havlak / Ramalingam): a cycle is a maximal strongly
  * connected region of its parent (minus the parent's header), its entries are the blocks with a
- * predecessor outside it, and its header is the entry visited first by the DFS. */
+ * predecessor outside it, and its header is the entry visited first by the DFS. Only blocks
+ * reachable from the entry take part (unreachable predecessors make no entries).
+ *
+ * Cycles are numbered in pre-order of the forest (a parent before its children, siblings by the
+ * DFS pre-order of their headers), so the cycles nested in c are exactly c+1 .. nested_end-1. */
 typedef struct rc_cycle {
   uint32_t parent;       /* index of the enclosing cycle, RC_NONE for outermost */
   uint32_t depth;        /* 1 for outermost */
   uint32_t header;       /* first entry in DFS pre-order */
-  uint32_t *entries;     /* blocks with a predecessor outside the cycle (includes header) */
+  uint32_t *entries;     /* blocks with a predecessor outside the cycle: header first, then by id */
   uint32_t nentries;
-  uint32_t *blocks;      /* every block of the cycle, nested cycles included */
+  uint32_t *blocks;      /* every block of the cycle, nested cycles included; header first */
   uint32_t nblocks;
-  uint32_t *exits;       /* blocks outside the cycle with a predecessor inside it */
+  uint32_t *exits;       /* blocks outside the cycle with a predecessor inside it, by id */
   uint32_t nexits;
   bool reducible;        /* exactly one entry */
+  uint32_t nested_end;   /* cycles c+1 .. nested_end-1 are nested in this one (c) */
 } rc_cycle;
 
 typedef struct rc_cycle_info {
@@ -95,32 +100,41 @@ typedef struct rc_cycle_info {
   rc_cycle *cycles;
   uint32_t ncycles;
   uint32_t *innermost;   /* per block: innermost cycle index or RC_NONE */
-  /* back edges relative to the DFS from the entry (edges to a block on the DFS stack), CSR-free
-   * list of (from, to) pairs */
+  /* back edges relative to the DFS from the entry (edges to a block on the DFS stack, self loops
+   * included), as (from, to) pairs ordered by source block */
   uint32_t *back_from, *back_to;
   uint32_t nback;
+  uint32_t *storage;     /* owns the blocks, entries and exits arrays of all cycles */
 } rc_cycle_info;
 
 int rc_cycles_build(rc_cycle_info *ci, const rc_cfg *g);
 void rc_cycles_free(rc_cycle_info *ci);
-/* Is block b inside cycle c (or one nested in it)? */
+/* Is block b inside cycle c (or one nested in it)? O(1). */
 bool rc_cycle_contains(const rc_cycle_info *ci, uint32_t c, uint32_t b);
 
 /* ---- uniformity (divergence analysis) ----------------------------------------------------------------
- * Sources of divergence: work-item and lane queries, loads through private memory, atomics. Data
- * dependence through instructions; sync dependence (a phi at a join of disjoint paths from a
- * divergent branch); temporal divergence (a value defined in a cycle with a divergent exit, used
- * outside it); irreducible cycles conservatively. Parameters and values computed only from them are
- * uniform. Terminators annotated !uniform / !divergent override the computed verdict for that
- * branch (the annotation is trusted). */
+ * Sources of divergence: work-item and lane queries, atomics, allocas (private addresses), loads
+ * through private memory, vector-register reads. Data dependence through instructions; sync
+ * dependence (a phi at a join of disjoint paths from a divergent branch, found as LLVM's
+ * SyncDependenceAnalysis does); temporal divergence (a value defined in a cycle with a divergent
+ * exit and used outside it is itself marked divergent); irreducible cycles conservatively (one
+ * entered divergently, or holding a divergent branch, has all its values divergent). Parameters
+ * and values computed only from them are uniform. Terminators annotated !uniform / !divergent
+ * override the computed verdict for that branch (the annotation is trusted) and then drive sync
+ * dependence. src/analysis/uniformity.c has the details. */
 enum {
-  RC_UNIF_ALL_DIVERGENT = 1u << 0, /* every conditional branch (and switch) is divergent */
+  /* every conditional branch (br and switch) is divergent, whatever its annotation */
+  RC_UNIF_ALL_DIVERGENT = 1u << 0,
 };
 
 typedef struct rc_uniformity {
-  uint32_t nvalues, nblocks;
+  uint32_t nvalues, nblocks, ncycles;
   uint8_t *divergent_value;  /* per value id: 1 divergent, 0 uniform */
   uint8_t *divergent_branch; /* per block id: 1 when its terminator is a divergent br/switch */
+  uint8_t *sync_join;        /* per block id: a join of a divergent branch (its phis diverge) */
+  uint8_t *temporal_cycle;   /* per cycle: has a divergent exit; values leaving it are divergent */
+  uint8_t *assumed_divergent; /* per cycle: irreducible, entered divergently or holding a divergent
+                                 branch; every value defined in it is divergent */
 } rc_uniformity;
 
 int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
@@ -130,12 +144,17 @@ void rc_uniformity_free(rc_uniformity *u);
 
 /* ---- structure checks ------------------------------------------------------------------------------------
  * Each returns whether the property holds and, when `where` is not NULL, appends the offending
- * blocks (block ids) or edges (pairs of block ids: from, to) to it. */
-bool rc_is_reducible(const rc_cfg *g, rc_u32vec *where);            /* thesis Def. 6 (T1/T2) */
+ * blocks (block ids) or edges (pairs of block ids: from, to) to it. Only blocks reachable from the
+ * entry count. src/analysis/structure.c has the details. */
+/* thesis Def. 6 (T1/T2). where: the entries of the cycles with more than one entry. */
+bool rc_is_reducible(const rc_cfg *g, rc_u32vec *where);
+/* thesis Defs. 7-14 (maximal folding). where: the condition nodes left after folding. */
 bool rc_is_structured(const rc_cfg *g, const rc_domtree *dom, const rc_domtree *pdom,
-                      rc_u32vec *where);                             /* thesis Defs. 7-14 */
+                      rc_u32vec *where);
+/* Anantpur Def. 1. True when no edge is unstructured; edges receives the unstructured edges as
+ * (from, to) pairs, by source block and then terminator order. */
 bool rc_unstructured_edges(const rc_cfg *g, const rc_domtree *dom, const rc_domtree *pdom,
-                           const rc_cycle_info *ci, rc_u32vec *edges); /* Anantpur Def. 1 */
+                           const rc_cycle_info *ci, rc_u32vec *edges);
 /* thesis Def. 15: every divergent branch has exactly two successors, one of which post-dominates
  * it. `where` receives the divergent blocks where it fails. */
 bool rc_is_reconverging(const rc_kernel *k, const rc_cfg *g, const rc_domtree *pdom,

@@ -360,11 +360,15 @@ void rc_domfrontier_build(rc_domfrontier *df, const rc_domtree *t, const rc_cfg 
   for (uint32_t b = 0; b < n; b++) {
     if (!rc_domtree_contains(t, b)) continue;
     uint32_t np = d.pred_start[b + 1] - d.pred_start[b];
-    if (np < 2) continue;
+    if (np < 2 && b != t->root) continue; /* a single predecessor is idom(b) */
+    /* The walk stops below idom(b). The root has no idom: when it has predecessors (an entry
+     * block that is a loop header), the walk goes up to the root and includes it, so the root is
+     * in its own frontier. */
+    uint32_t stop = b == t->root ? RC_NONE : t->idom[b];
     for (uint32_t e = d.pred_start[b]; e < d.pred_start[b + 1]; e++) {
       uint32_t r = d.preds[e];
       if (!rc_domtree_contains(t, r)) continue;
-      while (r != t->idom[b]) {
+      while (r != stop) {
         if (last[r] == b) break; /* this walk was done for b already */
         last[r] = b;
         rc_vec_push(&from, r);

@@ -1,0 +1,22 @@
+/* All analyses of a kernel at once, in dependency order: CFG snapshot, dominator and
+ * post-dominator trees, cycles, uniformity. */
+#include "reconv/analysis.h"
+
+#include <string.h>
+
+int rc_analysis_build(rc_analysis *a, const rc_kernel *k, unsigned unif_flags) {
+  memset(a, 0, sizeof *a);
+  rc_cfg_build(&a->cfg, k);
+  rc_domtree_build(&a->dom, &a->cfg, false);
+  rc_domtree_build(&a->pdom, &a->cfg, true);
+  rc_cycles_build(&a->cycles, &a->cfg);
+  return rc_uniformity_build(&a->unif, k, &a->cfg, &a->dom, &a->pdom, &a->cycles, unif_flags);
+}
+
+void rc_analysis_free(rc_analysis *a) {
+  rc_uniformity_free(&a->unif);
+  rc_cycles_free(&a->cycles);
+  rc_domtree_free(&a->pdom);
+  rc_domtree_free(&a->dom);
+  rc_cfg_free(&a->cfg);
+}
