@@ -43,7 +43,7 @@ TEST(reconverge_is_trace_equivalent_on_random_kernels) {
       rc_kernel *k = random_kernel(m, 7000 + it, n, true);
       rc_kernel *t = rc_kernel_clone(m, k, "t");
       char pipeline[80];
-      snprintf(pipeline, sizeof pipeline, "reconverge[order=%s,force%s]", orders[o], it % 2 ? ",no-cond2" : "");
+      snprintf(pipeline, sizeof pipeline, "reconverge[order=%s,force%s]", orders[o], it % 2 ? ",cond2" : "");
       int rc = rc_pipeline_run(&d.ctx, t, pipeline, NULL, NULL);
       rc_memory ma = {0}, mb = {0};
       rc_traces ta = {0}, tb = {0};

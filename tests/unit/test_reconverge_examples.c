@@ -68,7 +68,7 @@ static const char *pipelines[] = {
     "reconverge",
     "reconverge[order=dfpd,force]", "reconverge[order=df,force]", "reconverge[order=bf,force]",
     "reconverge[order=bfpd,force]", "reconverge[order=rpot,force]", "reconverge[order=domreg,force]",
-    "reconverge[order=dfpd,force,no-cond2]", "reconverge[all-divergent]",
+    "reconverge[order=dfpd,force,cond2]", "reconverge[order=bf,force,cond2]", "reconverge[all-divergent]",
 };
 
 TEST(reconverge_every_example_every_ordering_is_trace_equivalent) {
