@@ -105,6 +105,14 @@ int rc_compute_ordering(rc_ctx *ctx, const rc_kernel *k, const struct rc_cfg *g,
                         const struct rc_domtree *dom, const struct rc_domtree *pdom,
                         rc_order_kind kind, const char *custom, rc_u32vec *out);
 
+/* ---- live-in phis (live_in_phis.c) ----------------------------------------------------------------
+ * Expose every value used outside its block (except the entry's) as a phi in each block where it is
+ * live-in, so a CFG transform can route it like any phi; afterwards remove the phis that became
+ * trivial. `added` receives the phis created. */
+typedef RC_VEC(rc_instr *) rc_instr_vec;
+void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added);
+void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis);
+
 /* ---- SSA repair (Braun et al. 2013 / SSAUpdater style), shared by every CFG transform -------------
  * A "variable" has definitions (value v is available at the end of block b, or from the point of
  * its defining instruction onward) and uses (operands, and phi incomings that read the variable

@@ -76,6 +76,7 @@ typedef struct flow_node {
   rc_u32vec closed;   /* closed targets, in closing order */
   uint32_t remainder; /* block id of the flow block the open targets went to, or RC_NONE */
   rc_instr *last_phi;  /* phis are added after this one (keeps insertion O(1)) */
+  RC_VEC(rc_instr *) value_phis; /* phis carrying values of target phis (flow_value) */
 } flow_node;
 
 typedef struct otn {
@@ -85,6 +86,7 @@ typedef struct otn {
   uint32_t flow;      /* flow node index, RC_NONE for other blocks */
   uint32_t anchor;    /* new blocks: the original block they are laid out before */
   uint32_t stamp;
+  uint32_t uf;        /* union-find parent: the region this quiescent block was merged into */
   bool in_tree, divergent, is_new;
   rc_value *not_cond; /* memoised `xor c, true` of this block's branch condition */
 } otn;
@@ -98,6 +100,7 @@ typedef struct reconv {
   RC_VEC(rc_u32vec) flow_in; /* per block id: flow nodes that had it as a target */
   rc_u64map cond_memo;  /* (flow << 32 | target) -> i1 value true for flows that want target */
   rc_u64map value_memo; /* (flow << 32 | phi value id) -> value the phi gets through the flow */
+  rc_u64map forwarded;  /* (flow << 32 | target): the flow passed its flows for target on */
   uint32_t visits, stamp;
   uint32_t current;   /* block being processed (layout anchor for new blocks) */
   bool cond2;         /* apply the thesis's Condition 2 (`reconverge[cond2]`) */
@@ -105,6 +108,7 @@ typedef struct reconv {
   uint32_t entry;
   rc_u32vec tmp_roots, tmp_nodes, tmp_targets, tmp_preds;
   rc_u32vec tmp_starts; /* where each root's nodes start in tmp_nodes */
+  rc_u32vec tmp_succs, tmp_seeds, closure;
   /* statistics */
   uint32_t flow_blocks, split_blocks, virtual_nodes, rerouted_edges;
 } reconv;
@@ -123,6 +127,7 @@ static uint32_t new_node(reconv *r, rc_block *b, bool divergent) {
   z.parent = z.first_child = z.last_child = z.next = z.prev = RC_NONE;
   z.visit = z.flow = RC_NONE;
   z.anchor = RC_NONE;
+  z.uf = b->id;
   z.divergent = divergent;
   while (r->n.len <= b->id) rc_vec_push(&r->n, z);
   r->n.data[b->id] = z;
@@ -255,6 +260,47 @@ static uint32_t collect_subtrees(reconv *r, rc_u32vec *roots) {
   return kept;
 }
 
+/* The closed successors of a visited node: its terminator's visited targets, or for a flow node its
+ * closed targets and its remainder. */
+static void closed_succs(reconv *r, uint32_t id, rc_u32vec *out) {
+  out->len = 0;
+  otn *x = N(r, id);
+  if (x->flow != RC_NONE) {
+    flow_node *f = &r->flows.data[x->flow];
+    for (uint32_t j = 0; j < f->closed.len; j++) rc_vec_push(out, f->closed.data[j]);
+    if (f->remainder != RC_NONE) rc_vec_push(out, f->remainder);
+    return;
+  }
+  rc_instr *t = rc_block_term(r->k->blocks[id]);
+  for (uint32_t e = 0; t && e < t->ntargets; e++)
+    if (visited(r, t->targets[e]->id)) rc_vec_push(out, t->targets[e]->id);
+}
+
+/* Regions that can no longer change (thesis: closed) are merged into the block their flow now has
+ * to pass, with a union-find: after the check at block T finds that all flow reachable from T's
+ * armed predecessors goes to T, that flow's blocks are quiescent (every edge closed, never to change
+ * again) and reach nothing but each other and whatever T reaches; after a reroute, the same holds
+ * for the flow block. A later walk that enters such a region jumps to its representative, so each
+ * block is walked through only until it is absorbed, which keeps the exact Condition 1 near-linear. */
+static uint32_t uf_find(reconv *r, uint32_t x) {
+  uint32_t root = x;
+  while (r->n.data[root].uf != root) root = r->n.data[root].uf;
+  while (r->n.data[x].uf != root) {
+    uint32_t next = r->n.data[x].uf;
+    r->n.data[x].uf = root;
+    x = next;
+  }
+  return root;
+}
+
+/* Merge the regions walked last (r->tmp_nodes, representatives) into `rep`. */
+static void uf_absorb(reconv *r, uint32_t rep) {
+  for (uint32_t i = 0; i < r->tmp_nodes.len; i++) {
+    uint32_t x = uf_find(r, r->tmp_nodes.data[i]);
+    if (x != rep && !has_open_out(r, x)) r->n.data[x].uf = rep;
+  }
+}
+
 /* Extend r->tmp_nodes with every visited block reachable from them along closed edges. The open
  * tree's subtrees are the thesis's picture of where flow from a node can go; paths that leave a
  * subtree through a backward edge (possibly via blocks already closed and removed from the tree)
@@ -262,24 +308,21 @@ static uint32_t collect_subtrees(reconv *r, rc_u32vec *roots) {
  * that is rerouted, whatever the tree looks like (see process_block). */
 static void reach_closure(reconv *r) {
   r->stamp++;
-  for (uint32_t i = 0; i < r->tmp_nodes.len; i++) N(r, r->tmp_nodes.data[i])->stamp = r->stamp;
+  uint32_t n = r->tmp_nodes.len;
+  r->tmp_seeds.len = 0;
+  for (uint32_t i = 0; i < n; i++) rc_vec_push(&r->tmp_seeds, r->tmp_nodes.data[i]);
+  r->tmp_nodes.len = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t x = uf_find(r, r->tmp_seeds.data[i]);
+    if (N(r, x)->stamp == r->stamp) continue;
+    N(r, x)->stamp = r->stamp;
+    rc_vec_push(&r->tmp_nodes, x);
+  }
   for (uint32_t i = 0; i < r->tmp_nodes.len; i++) {
-    uint32_t id = r->tmp_nodes.data[i];
-    otn *x = N(r, id);
-    if (x->flow != RC_NONE) {
-      flow_node *f = &r->flows.data[x->flow];
-      for (uint32_t j = 0; j <= f->closed.len; j++) {
-        uint32_t s = j < f->closed.len ? f->closed.data[j] : f->remainder;
-        if (s == RC_NONE || N(r, s)->stamp == r->stamp) continue;
-        N(r, s)->stamp = r->stamp;
-        rc_vec_push(&r->tmp_nodes, s);
-      }
-      continue;
-    }
-    rc_instr *t = rc_block_term(r->k->blocks[id]);
-    for (uint32_t e = 0; t && e < t->ntargets; e++) {
-      uint32_t s = t->targets[e]->id;
-      if (!visited(r, s) || N(r, s)->stamp == r->stamp) continue;
+    closed_succs(r, r->tmp_nodes.data[i], &r->tmp_succs);
+    for (uint32_t j = 0; j < r->tmp_succs.len; j++) {
+      uint32_t s = uf_find(r, r->tmp_succs.data[j]);
+      if (N(r, s)->stamp == r->stamp) continue;
       N(r, s)->stamp = r->stamp;
       rc_vec_push(&r->tmp_nodes, s);
     }
@@ -345,6 +388,12 @@ static uint64_t memo_key(uint32_t flow, uint32_t x) {
   return (uint64_t)flow << 32 | x;
 }
 
+/* Did flow node `flow` pass its flows for `target` on to its remainder? Only then can flows for
+ * target arrive from it (a flow node is rerouted at most once, with all its open targets). */
+static bool forwards(reconv *r, uint32_t flow, uint32_t target) {
+  return rc_u64map_get(&r->forwarded, memo_key(flow, target)) != NULL;
+}
+
 static rc_value *memo_get(reconv *r, uint32_t flow, uint32_t target) {
   return rc_u64map_get(&r->cond_memo, memo_key(flow, target));
 }
@@ -375,7 +424,8 @@ static rc_value *flow_cond(reconv *r, uint32_t fi, uint32_t target) {
     }
     bool ready = true;
     for (uint32_t p = 0; p < f->preds.len; p++)
-      if (f->preds.data[p].kind == FP_FLOW && !memo_get(r, f->preds.data[p].flow, target)) {
+      if (f->preds.data[p].kind == FP_FLOW && forwards(r, f->preds.data[p].flow, target) &&
+          !memo_get(r, f->preds.data[p].flow, target)) {
         rc_vec_push(&stack, f->preds.data[p].flow);
         ready = false;
       }
@@ -394,7 +444,7 @@ static rc_value *flow_cond(reconv *r, uint32_t fi, uint32_t target) {
             : fp->t2 == target ? not_of(r, fp->block, fp->cond)
                                : rc_const_bool(r->k, false);
       else
-        v = memo_get(r, fp->flow, target);
+        v = forwards(r, fp->flow, target) ? memo_get(r, fp->flow, target) : rc_const_bool(r->k, false);
       rc_vec_push(&vals, v);
       if (v->kind != RC_V_CONST) all_same_const = false;
       else if (first_const < 0) first_const = rc_const_ival(v);
@@ -439,8 +489,9 @@ static void add_flow_target(reconv *r, uint32_t fi, uint32_t t) {
   rc_vec_push(&r->flow_in.data[t], fi);
 }
 
-/* Reroute every open outgoing edge of the nodes in r->tmp_nodes through a new flow block. */
-static void reroute(reconv *r) {
+/* Reroute every open outgoing edge of the nodes in r->tmp_nodes through a new flow block; returns
+ * the flow block's id. */
+static uint32_t reroute(reconv *r) {
   rc_block *xb = new_block(r, "FLOW", RC_BLOCK_FLOW, true);
   if (r->trace) {
     rc_strbuf sb;
@@ -480,7 +531,10 @@ static void reroute(reconv *r) {
       flow_node *f = &r->flows.data[x->flow];
       flow_pred fp = {f->block, NULL, FP_FLOW, RC_NONE, RC_NONE, NULL, x->flow};
       rc_vec_push(&r->flows.data[fi].preds, fp);
-      for (uint32_t t = 0; t < f->open.len; t++) add_flow_target(r, fi, f->open.data[t]);
+      for (uint32_t t = 0; t < f->open.len; t++) {
+        add_flow_target(r, fi, f->open.data[t]);
+        rc_u64map_put(&r->forwarded, memo_key(x->flow, f->open.data[t]), (void *)1);
+      }
       f = &r->flows.data[x->flow];
       f->open.len = 0;
       f->remainder = xb->id;
@@ -527,6 +581,7 @@ static void reroute(reconv *r) {
   rc_vec_free(&nodes);
   add_to_tree(r, xb->id, tree_preds);
   for (uint32_t i = 0; i < tree_preds->len; i++) maybe_close(r, tree_preds->data[i]);
+  return xb->id;
 }
 
 /* ---- processing one block of the ordering ----------------------------------------------------------------- */
@@ -615,6 +670,7 @@ static void process_block(reconv *r, uint32_t b) {
   /* Condition 1: armed predecessors whose subtrees have open edges to other targets */
   rc_u32vec *roots = &r->tmp_roots;
   roots->len = 0;
+  r->closure.len = 0;
   for (uint32_t i = 0; i < preds.len; i++)
     if (armed(r, preds.data[i])) rc_vec_push(roots, preds.data[i]);
   if (roots->len) {
@@ -628,9 +684,13 @@ static void process_block(reconv *r, uint32_t b) {
       for (uint32_t t = 0; t < r->tmp_targets.len; t++) other |= r->tmp_targets.data[t] != b;
     }
     if (other) {
-      reroute(r);
+      uf_absorb(r, reroute(r));
       preds.len = 0;
       visited_preds(r, b, &preds);
+    } else {
+      /* all of it goes to b: once b is added, absorb it into b (below) */
+      r->closure.len = 0;
+      for (uint32_t i = 0; i < r->tmp_nodes.len; i++) rc_vec_push(&r->closure, r->tmp_nodes.data[i]);
     }
   }
 
@@ -646,6 +706,11 @@ static void process_block(reconv *r, uint32_t b) {
     if (blk->preds[p]->id == b || !visited(r, blk->preds[p]->id)) x->open_in++;
   close_edges_into(r, b, &preds);
   rc_vec_free(&preds);
+  if (r->closure.len) {
+    r->tmp_nodes.len = 0;
+    for (uint32_t i = 0; i < r->closure.len; i++) rc_vec_push(&r->tmp_nodes, r->closure.data[i]);
+    uf_absorb(r, b);
+  }
 
   /* Condition 2: b has unvisited successors and visited successors other than itself */
   rc_instr *t = rc_block_term(blk);
@@ -685,7 +750,7 @@ static void process_block(reconv *r, uint32_t b) {
     }
     if (open_roots > 1 || several) {
       reach_closure(r);
-      reroute(r);
+      uf_absorb(r, reroute(r));
     }
   }
   /* close the backward edges of b */
@@ -738,6 +803,34 @@ static rc_value *value_memo_get(reconv *r, uint32_t flow, rc_instr *phi) {
   return rc_u64map_get(&r->value_memo, memo_key(flow, phi->v.id));
 }
 
+/* A phi in flow block `fi` with the given entry per flow predecessor. Entries that are undef do not
+ * matter (no flow from that predecessor uses the value), so an existing value phi of the same type
+ * that agrees wherever both are defined is reused, its undef entries filled in. Each predecessor
+ * wants one target, so the phis that carry, say, a loop counter to several targets share one phi
+ * instead of one per target (which made the output quadratic in the number of targets). */
+static rc_value *merge_value_phi(reconv *r, uint32_t fi, rc_type ty, rc_value **vals) {
+  flow_node *f = &r->flows.data[fi];
+  uint32_t np = f->preds.len;
+  for (uint32_t i = 0; i < f->value_phis.len; i++) {
+    rc_instr *phi = f->value_phis.data[i];
+    if (phi->v.type != ty) continue;
+    bool ok = true;
+    for (uint32_t p = 0; p < np && ok; p++) {
+      rc_value *a = phi->ops[p], *b = vals[p];
+      ok = a == b || a->kind == RC_V_UNDEF || b->kind == RC_V_UNDEF;
+    }
+    if (!ok) continue;
+    for (uint32_t p = 0; p < np; p++)
+      if (phi->ops[p]->kind == RC_V_UNDEF && vals[p]->kind != RC_V_UNDEF) phi->ops[p] = vals[p];
+    return &phi->v;
+  }
+  rc_instr *phi = flow_phi(r, fi, ty);
+  f = &r->flows.data[fi];
+  for (uint32_t p = 0; p < np; p++) rc_phi_add_incoming(phi, vals[p], f->preds.data[p].block);
+  rc_vec_push(&f->value_phis, phi);
+  return &phi->v;
+}
+
 /* The value phi `phi` (in an original block T) must take when T is reached through flow block `fi`:
  * per incoming flow, the phi's entry for the block that originally branched to T, undef for flows
  * that do not go to T (thesis 5.1: the phi nodes of rerouted edges get the values of their original
@@ -758,7 +851,8 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
     flow_node *f = &r->flows.data[cur];
     bool ready = true;
     for (uint32_t p = 0; p < f->preds.len; p++)
-      if (f->preds.data[p].kind == FP_FLOW && !value_memo_get(r, f->preds.data[p].flow, phi)) {
+      if (f->preds.data[p].kind == FP_FLOW && forwards(r, f->preds.data[p].flow, t) &&
+          !value_memo_get(r, f->preds.data[p].flow, phi)) {
         rc_vec_push(&stack, f->preds.data[p].flow);
         ready = false;
       }
@@ -770,7 +864,7 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
     for (uint32_t p = 0; p < f->preds.len; p++) {
       flow_pred *fp = &f->preds.data[p];
       rc_value *v = NULL;
-      if (fp->kind == FP_FLOW) v = value_memo_get(r, fp->flow, phi);
+      if (fp->kind == FP_FLOW) v = forwards(r, fp->flow, t) ? value_memo_get(r, fp->flow, phi) : NULL;
       else if (fp->t1 == t || (fp->kind == FP_COND && fp->t2 == t)) v = rc_phi_value_for(phi, fp->src);
       if (!v) v = rc_undef(r->k, ty);
       rc_vec_push(&vals, v);
@@ -785,10 +879,7 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
     } else if (!differ && (!def || rc_dominates(dom, def->parent->id, f->block->id))) {
       result = same;
     } else {
-      rc_instr *np = flow_phi(r, cur, ty);
-      f = &r->flows.data[cur];
-      for (uint32_t p = 0; p < f->preds.len; p++) rc_phi_add_incoming(np, vals.data[p], f->preds.data[p].block);
-      result = &np->v;
+      result = merge_value_phi(r, cur, ty, vals.data);
     }
     rc_vec_free(&vals);
     rc_u64map_put(&r->value_memo, memo_key(cur, phi->v.id), result);
@@ -956,6 +1047,15 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
   r.root.parent = r.root.first_child = r.root.last_child = r.root.next = r.root.prev = RC_NONE;
   r.entry = 0;
   for (uint32_t b = 0; b < k->nblocks; b++) new_node(&r, k->blocks[b], divergent_term(k, &a.unif, b));
+  /* the uniform branches, to be marked as such in the output (see below) */
+  rc_instr_vec uniform_terms = {0};
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    rc_instr *t = rc_block_term(k->blocks[b]);
+    if (t && t->ntargets >= 2 && !a.unif.divergent_branch[b]) rc_vec_push(&uniform_terms, t);
+  }
+  /* values cross edges only through phis while edges move (see live_in_phis.c) */
+  rc_instr_vec exposed = {0};
+  rc_ssa_expose_live_ins(k, &exposed);
 
   /* PrepareOrdering: the exit comes last */
   uint32_t exit = RC_NONE;
@@ -1035,7 +1135,25 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
   rc_vec_free(&final_order);
 
   int rc = materialize_flows(&r);
+  /* A uniform branch keeps its condition (the same value for the same threads) and no flow block is
+   * put between its dynamic instances, so it stays uniform; but the analysis of the output can no
+   * longer prove it, since the flow blocks join divergent paths in front of values it depends on.
+   * The transform says so with !uniform (thesis: uniform branches are preserved). The wave
+   * simulator checks it at run time: a scalar branch whose active lanes disagree is a fault. */
+  for (uint32_t i = 0; rc == 0 && i < uniform_terms.len; i++) {
+    rc_instr *t = uniform_terms.data[i];
+    if (t->parent && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH) && !(t->iflags & RC_IF_DIVERGENT))
+      t->iflags |= RC_IF_UNIFORM;
+  }
+  rc_vec_free(&uniform_terms);
   if (rc == 0) fix_target_phis(&r);
+  if (rc == 0) {
+    for (uint32_t i = 0; i < r.flows.len; i++)
+      for (uint32_t j = 0; j < r.flows.data[i].value_phis.len; j++)
+        rc_vec_push(&exposed, r.flows.data[i].value_phis.data[j]);
+    rc_ssa_simplify_phis(k, &exposed);
+  }
+  rc_vec_free(&exposed);
   if (rc == 0) layout(&r); /* while block ids still match the open tree's tables */
   for (uint32_t i = 0; rc == 0 && i < vnode.len; i++) merge_virtual(vowner.data[i], vnode.data[i]);
   if (rc == 0) rc = rc_ssa_repair_kernel(ctx, k);
@@ -1048,9 +1166,11 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
     rc_vec_free(&f->preds);
     rc_vec_free(&f->open);
     rc_vec_free(&f->closed);
+    rc_vec_free(&f->value_phis);
   }
   rc_u64map_free(&r.cond_memo);
   rc_u64map_free(&r.value_memo);
+  rc_u64map_free(&r.forwarded);
   rc_vec_free(&r.flows);
   for (uint32_t i = 0; i < r.flow_in.len; i++) rc_vec_free(&r.flow_in.data[i]);
   rc_vec_free(&r.flow_in);
@@ -1060,6 +1180,9 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
   rc_vec_free(&r.tmp_targets);
   rc_vec_free(&r.tmp_preds);
   rc_vec_free(&r.tmp_starts);
+  rc_vec_free(&r.tmp_succs);
+  rc_vec_free(&r.tmp_seeds);
+  rc_vec_free(&r.closure);
   rc_vec_free(&vowner);
   rc_vec_free(&vnode);
   return rc;

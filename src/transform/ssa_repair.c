@@ -243,37 +243,49 @@ static void repair_phi_incomings(repair *r, rc_instr *phi) {
 
 /* ---- deleting placed phis nobody uses ------------------------------------------------------------------ */
 
+/* Delete the placed phis that no real instruction needs: a placed phi is live when an instruction
+ * that is not a placed phi uses it, or a live placed phi does. Dead ones, including cycles of phis
+ * that only feed each other (around loops), go. */
 static void delete_unused_placed(repair *r) {
   rc_kernel *k = r->k;
   if (!r->placed.len) return;
-  /* uses of placed phis, by value id, over the whole kernel; placed_index maps back */
-  uint32_t *uses = rc_xcalloc(k->nvalues + 1, sizeof *uses);
   uint32_t *placed_index = rc_xmalloc((k->nvalues + 1) * sizeof *placed_index);
   for (uint32_t i = 0; i <= k->nvalues; i++) placed_index[i] = RC_NONE;
   for (uint32_t i = 0; i < r->placed.len; i++) placed_index[r->placed.data[i]->v.id] = i;
+  uint8_t *live = rc_xcalloc(r->placed.len, 1);
+  rc_u32vec work = {0};
   for (uint32_t b = 0; b < k->nblocks; b++)
-    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      if (i->v.id != RC_NONE && i->v.id <= k->nvalues && placed_index[i->v.id] != RC_NONE) continue;
       for (uint32_t o = 0; o < i->nops; o++) {
         rc_value *v = i->ops[o];
-        if (v->kind == RC_V_INSTR && placed_index[v->id] != RC_NONE && v != &i->v) uses[v->id]++;
+        if (v->kind != RC_V_INSTR || placed_index[v->id] == RC_NONE) continue;
+        uint32_t pi = placed_index[v->id];
+        if (!live[pi]) {
+          live[pi] = 1;
+          rc_vec_push(&work, pi);
+        }
       }
-  rc_u32vec dead = {0};
-  for (uint32_t i = 0; i < r->placed.len; i++)
-    if (!uses[r->placed.data[i]->v.id]) rc_vec_push(&dead, i);
-  while (dead.len) {
-    rc_instr *phi = r->placed.data[dead.data[--dead.len]];
-    if (!phi->parent) continue;
+    }
+  while (work.len) {
+    rc_instr *phi = r->placed.data[work.data[--work.len]];
     for (uint32_t o = 0; o < phi->nops; o++) {
       rc_value *v = phi->ops[o];
-      if (v->kind == RC_V_INSTR && placed_index[v->id] != RC_NONE && v != &phi->v &&
-          --uses[v->id] == 0)
-        rc_vec_push(&dead, placed_index[v->id]);
+      if (v->kind != RC_V_INSTR || placed_index[v->id] == RC_NONE) continue;
+      uint32_t pi = placed_index[v->id];
+      if (!live[pi]) {
+        live[pi] = 1;
+        rc_vec_push(&work, pi);
+      }
     }
-    rc_instr_detach(phi);
-    r->phis_added--;
   }
-  rc_vec_free(&dead);
-  free(uses);
+  for (uint32_t i = 0; i < r->placed.len; i++)
+    if (!live[i] && r->placed.data[i]->parent) {
+      rc_instr_detach(r->placed.data[i]);
+      r->phis_added--;
+    }
+  rc_vec_free(&work);
+  free(live);
   free(placed_index);
 }
 

@@ -1,0 +1,183 @@
+/* Live-in phis: pass every value into the blocks that need it through phis, and take the trivial ones
+ * out again afterwards.
+ *
+ * Before a transform reroutes edges, rc_ssa_expose_live_ins gives each value used outside its block
+ * a phi in every block where it is live-in (the values of the entry block excepted: the entry keeps
+ * dominating everything). The transform then treats these like any phi of a target block, so a value
+ * follows exactly the flows that need it (reconverge routes phis through flow blocks by where each
+ * flow goes). Repairing dominance after the fact with a generic SSA repair instead places phis at
+ * every join the new flow blocks create, also where no flow that reaches a use passes, which made the
+ * output grow with (values x flow blocks). rc_ssa_simplify_phis then removes the phis that ended up
+ * trivial (one value besides undef and themselves, which dominates them), as in Braun et al. 2013.
+ * Both run in time proportional to the live ranges. */
+#include "reconv/analysis.h"
+#include "reconv/transform.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct use_ref {
+  rc_instr *user;
+  uint32_t op;
+} use_ref;
+
+void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added) {
+  uint32_t nb = k->nblocks, nv = k->nvalues;
+  if (!nb) return;
+  /* uses by value id (CSR) */
+  uint32_t *start = rc_xcalloc(nv + 2, sizeof *start);
+  for (uint32_t b = 0; b < nb; b++)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      for (uint32_t o = 0; o < i->nops; o++)
+        if (i->ops[o]->kind == RC_V_INSTR) start[i->ops[o]->id + 1]++;
+  for (uint32_t v = 0; v < nv; v++) start[v + 1] += start[v];
+  use_ref *uses = rc_xmalloc((start[nv] ? start[nv] : 1) * sizeof *uses);
+  uint32_t *fill = rc_xmalloc((nv + 1) * sizeof *fill);
+  memcpy(fill, start, (nv + 1) * sizeof *fill);
+  RC_VEC(rc_instr *) defs = {0};
+  for (uint32_t b = 0; b < nb; b++)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      for (uint32_t o = 0; o < i->nops; o++)
+        if (i->ops[o]->kind == RC_V_INSTR) uses[fill[i->ops[o]->id]++] = (use_ref){i, o};
+      if (i->v.id != RC_NONE && b != 0) rc_vec_push(&defs, i);
+    }
+  free(fill);
+
+  uint32_t *stamp = rc_xcalloc(nb, sizeof *stamp);
+  rc_instr **phi_at = rc_xcalloc(nb, sizeof *phi_at);
+  rc_u32vec work = {0}, live = {0};
+  for (uint32_t d = 0; d < defs.len; d++) {
+    rc_instr *def = defs.data[d];
+    uint32_t id = def->v.id, db = def->parent->id, mark = d + 1;
+    work.len = live.len = 0;
+    /* the blocks where the value is live on entry, walking back from its uses to its block */
+    for (uint32_t u = start[id]; u < start[id + 1]; u++) {
+      rc_instr *user = uses[u].user;
+      uint32_t b = user->op == RC_OP_PHI ? user->targets[uses[u].op]->id : user->parent->id;
+      if (b == db || stamp[b] == mark) continue;
+      stamp[b] = mark;
+      rc_vec_push(&work, b);
+    }
+    while (work.len) {
+      uint32_t b = work.data[--work.len];
+      rc_vec_push(&live, b);
+      rc_block *blk = k->blocks[b];
+      for (uint32_t p = 0; p < blk->npreds; p++) {
+        uint32_t q = blk->preds[p]->id;
+        if (q == db || stamp[q] == mark) continue;
+        stamp[q] = mark;
+        rc_vec_push(&work, q);
+      }
+    }
+    if (!live.len) continue;
+    for (uint32_t i = 0; i < live.len; i++) {
+      rc_instr *phi = rc_instr_new(k, RC_OP_PHI, (rc_type)def->v.type, 0, 0);
+      rc_instr_prepend(k->blocks[live.data[i]], phi);
+      phi_at[live.data[i]] = phi;
+      rc_vec_push(added, phi);
+    }
+    for (uint32_t i = 0; i < live.len; i++) {
+      rc_block *blk = k->blocks[live.data[i]];
+      for (uint32_t p = 0; p < blk->npreds; p++) {
+        rc_block *q = blk->preds[p];
+        if (rc_phi_index_of(phi_at[blk->id], q) >= 0) continue;
+        rc_phi_add_incoming(phi_at[blk->id], q->id == db ? &def->v : &phi_at[q->id]->v, q);
+      }
+    }
+    for (uint32_t u = start[id]; u < start[id + 1]; u++) {
+      rc_instr *user = uses[u].user;
+      uint32_t b = user->op == RC_OP_PHI ? user->targets[uses[u].op]->id : user->parent->id;
+      if (b != db) user->ops[uses[u].op] = &phi_at[b]->v;
+    }
+  }
+  rc_vec_free(&work);
+  rc_vec_free(&live);
+  rc_vec_free(&defs);
+  free(stamp);
+  free(phi_at);
+  free(start);
+  free(uses);
+}
+
+void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
+  if (!phis->len) return;
+  rc_cfg g;
+  rc_cfg_build(&g, k);
+  rc_domtree dom;
+  rc_domtree_build(&dom, &g, false);
+  uint32_t nv = k->nvalues;
+  /* which values are candidate phis, and who uses them */
+  uint32_t *cand = rc_xmalloc((nv + 1) * sizeof *cand);
+  for (uint32_t v = 0; v <= nv; v++) cand[v] = RC_NONE;
+  for (uint32_t i = 0; i < phis->len; i++)
+    if (phis->data[i]->parent) cand[phis->data[i]->v.id] = i;
+  RC_VEC(use_ref) *users = rc_xcalloc(phis->len, sizeof *users);
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      for (uint32_t o = 0; o < i->nops; o++) {
+        rc_value *v = i->ops[o];
+        if (v->kind == RC_V_INSTR && v->id <= nv && cand[v->id] != RC_NONE)
+          rc_vec_push(&users[cand[v->id]], ((use_ref){i, o}));
+      }
+  rc_u32vec work = {0};
+  uint8_t *queued = rc_xcalloc(phis->len, 1);
+  for (uint32_t i = 0; i < phis->len; i++)
+    if (phis->data[i]->parent) {
+      rc_vec_push(&work, i);
+      queued[i] = 1;
+    }
+  while (work.len) {
+    uint32_t pi = work.data[--work.len];
+    queued[pi] = 0;
+    rc_instr *phi = phis->data[pi];
+    if (!phi->parent) continue;
+    rc_value *same = NULL;
+    bool trivial = true;
+    for (uint32_t o = 0; o < phi->nops && trivial; o++) {
+      rc_value *v = phi->ops[o];
+      if (v == &phi->v || v->kind == RC_V_UNDEF || v == same) continue;
+      if (same) trivial = false;
+      else same = v;
+    }
+    /* live users: a phi nobody uses any more goes too */
+    uint32_t nusers = 0;
+    for (uint32_t u = 0; u < users[pi].len; u++) {
+      use_ref *r = &users[pi].data[u];
+      if (r->user->parent && r->user->ops[r->op] == &phi->v && r->user != phi) nusers++;
+    }
+    if (!trivial && nusers) continue;
+    if (trivial && same && nusers) {
+      rc_instr *def = rc_value_instr(same);
+      if (def && !(def->parent && rc_dominates(&dom, def->parent->id, phi->parent->id))) continue;
+    }
+    rc_value *repl = same ? same : rc_undef(k, (rc_type)phi->v.type);
+    for (uint32_t u = 0; u < users[pi].len; u++) {
+      use_ref r = users[pi].data[u];
+      if (!r.user->parent || r.user->ops[r.op] != &phi->v || r.user == phi) continue;
+      r.user->ops[r.op] = repl;
+      if (repl->kind == RC_V_INSTR && repl->id <= nv && cand[repl->id] != RC_NONE)
+        rc_vec_push(&users[cand[repl->id]], r);
+      if (r.user->op == RC_OP_PHI && r.user->v.id <= nv && cand[r.user->v.id] != RC_NONE &&
+          !queued[cand[r.user->v.id]]) {
+        queued[cand[r.user->v.id]] = 1;
+        rc_vec_push(&work, cand[r.user->v.id]);
+      }
+    }
+    /* operands that are candidate phis may have become unused */
+    for (uint32_t o = 0; o < phi->nops; o++) {
+      rc_value *v = phi->ops[o];
+      if (v->kind == RC_V_INSTR && v->id <= nv && cand[v->id] != RC_NONE && !queued[cand[v->id]]) {
+        queued[cand[v->id]] = 1;
+        rc_vec_push(&work, cand[v->id]);
+      }
+    }
+    rc_instr_detach(phi);
+  }
+  for (uint32_t i = 0; i < phis->len; i++) rc_vec_free(&users[i]);
+  free(users);
+  free(queued);
+  free(cand);
+  rc_vec_free(&work);
+  rc_domtree_free(&dom);
+  rc_cfg_free(&g);
+}
