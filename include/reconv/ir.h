@@ -248,6 +248,7 @@ struct rc_kernel {
   rc_strmap block_names;    /* name -> block (NULL value: free again) */
   rc_strmap value_names;    /* name -> value */
   rc_strmap fresh_counters; /* base -> next number for rc_kernel_fresh_name */
+  rc_strmap reg_names;      /* name -> register */
 };
 
 struct rc_module {
@@ -256,6 +257,7 @@ struct rc_module {
   const char *filename; /* for diagnostics; may be NULL */
   rc_kernel **kernels;
   uint32_t nkernels, kernelcap;
+  rc_strmap kernel_names; /* name -> kernel */
 };
 
 /* ---- module and kernel ------------------------------------------------------------------------ */

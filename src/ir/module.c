@@ -28,15 +28,15 @@ void rc_module_free(rc_module *m) {
     rc_strmap_free(&m->kernels[i]->block_names);
     rc_strmap_free(&m->kernels[i]->value_names);
     rc_strmap_free(&m->kernels[i]->fresh_counters);
+    rc_strmap_free(&m->kernels[i]->reg_names);
   }
+  rc_strmap_free(&m->kernel_names);
   rc_arena_free(&m->arena);
   free(m);
 }
 
 rc_kernel *rc_module_find_kernel(const rc_module *m, const char *name) {
-  for (uint32_t i = 0; i < m->nkernels; i++)
-    if (strcmp(m->kernels[i]->name, name) == 0) return m->kernels[i];
-  return NULL;
+  return rc_strmap_get(&m->kernel_names, name);
 }
 
 /* ---- kernels ------------------------------------------------------------------------------------ */
@@ -53,6 +53,7 @@ rc_kernel *rc_kernel_new(rc_module *m, const char *name) {
     m->kernelcap = ncap;
   }
   m->kernels[m->nkernels++] = k;
+  rc_strmap_put(&m->kernel_names, k->name, k);
   return k;
 }
 
@@ -111,6 +112,7 @@ rc_reg *rc_kernel_add_reg(rc_kernel *k, rc_type t, bool scalar, const char *name
     }
     r->name = rc_arena_strdup(&k->mod->arena, buf);
   }
+  rc_strmap_put(&k->reg_names, r->name, r);
   if (k->nregs == k->regcap) {
     uint32_t ncap = k->regcap ? k->regcap * 2 : 4;
     k->regs = rc_arena_grow(&k->mod->arena, k->regs, k->nregs, ncap, sizeof *k->regs);
@@ -121,9 +123,7 @@ rc_reg *rc_kernel_add_reg(rc_kernel *k, rc_type t, bool scalar, const char *name
 }
 
 rc_reg *rc_kernel_find_reg(const rc_kernel *k, const char *name) {
-  for (uint32_t i = 0; i < k->nregs; i++)
-    if (strcmp(k->regs[i]->name, name) == 0) return k->regs[i];
-  return NULL;
+  return rc_strmap_get(&k->reg_names, name);
 }
 
 void rc_kernel_set_run_spec(rc_kernel *k, const char *spec) {
@@ -245,13 +245,14 @@ static void drop_phi_entries(rc_block *s, rc_block *p) {
   }
 }
 
+/* Remove b's terminator and with it every edge b -> s. All edges from b to s come from that one
+ * terminator, so every successor loses its phi entries for b, even one reached by two edges
+ * (`br %c, S, S`); dropping again for the second edge finds nothing left. */
 static void block_unlink_outgoing(rc_block *b) {
   rc_instr *t = rc_block_term(b);
   if (!t) return;
-  for (uint32_t i = 0; i < t->ntargets; i++) {
-    rc_block *s = t->targets[i];
-    if (rc_block_count_pred(s, b) == 1) drop_phi_entries(s, b);
-  }
+  for (uint32_t i = 0; i < t->ntargets; i++)
+    if (t->targets[i]) drop_phi_entries(t->targets[i], b);
   rc_instr_detach(t);
 }
 

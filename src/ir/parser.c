@@ -5,6 +5,7 @@
 #include "lexer.h"
 #include "reconv/ir.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,7 @@ typedef struct parser {
   rc_block *cur;
   bool cur_terminated;
   bool failed;
+  char name[LEX_MAX_NAME + 1]; /* scratch copy of the current token's name, for look-ups */
 } parser;
 
 #define TOK (&p->lx.tok)
@@ -98,6 +100,15 @@ static const char *tok_dup(parser *p) {
   return rc_arena_strndup(&p->m->arena, TOK->text, TOK->len);
 }
 
+/* The current token's text as a C string in the parser's scratch buffer (valid until the next
+ * call); look-ups use it so that only names that are stored get copied into the arena. */
+static const char *tok_name(parser *p) {
+  size_t n = TOK->len < LEX_MAX_NAME ? TOK->len : LEX_MAX_NAME;
+  memcpy(p->name, TOK->text, n);
+  p->name[n] = 0;
+  return p->name;
+}
+
 /* ---- types ------------------------------------------------------------------------------------ */
 
 static int parse_type_word(parser *p) {
@@ -126,7 +137,7 @@ static rc_block *block_ref(parser *p) {
     expected(p, "a block label");
     return NULL;
   }
-  const char *name = tok_dup(p);
+  const char *name = tok_name(p);
   rc_block *b = rc_kernel_find_block(p->k, name);
   if (!b) {
     b = rc_block_new(p->k, name);
@@ -156,7 +167,7 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
   rc_kernel *k = p->k;
   switch (TOK->kind) {
   case TK_LOCAL: {
-    const char *name = tok_dup(p);
+    const char *name = tok_name(p);
     rc_value *v = rc_strmap_get(&p->values, name);
     if (v) {
       if (v->type != t)
@@ -164,7 +175,7 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
                     rc_type_name(t));
       o->v = v;
     } else {
-      o->fwd = name;
+      o->fwd = tok_dup(p);
     }
     return next(p);
   }
@@ -180,6 +191,8 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
     return next(p);
   case TK_FLOAT:
     if (!rc_type_is_float(t)) return perr(p, "floating-point constant used as %s", rc_type_name(t));
+    if (t == RC_F32 && isfinite(TOK->fval) && isinf((float)TOK->fval))
+      return perr(p, "constant is too large for f32");
     o->v = rc_const_float(k, t, TOK->fval);
     return next(p);
   case TK_IDENT:
@@ -193,7 +206,7 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
       o->v = rc_const_int(k, RC_PTR, 0);
     } else if (tok_is(p, "inf") || tok_is(p, "nan")) {
       if (!rc_type_is_float(t)) return perr(p, "floating-point constant used as %s", rc_type_name(t));
-      o->v = rc_const_float(k, t, tok_is(p, "inf") ? 1.0 / 0.0 : 0.0 / 0.0);
+      o->v = rc_const_float(k, t, tok_is(p, "inf") ? INFINITY : NAN);
     } else {
       return expected(p, "a value (%name, a constant, true, false or undef)");
     }
@@ -350,10 +363,8 @@ static rc_instr *parse_body(parser *p, rc_opcode op, uint32_t line, uint32_t col
       return perr(p, "the mask type is only allowed in wave kernels"), NULL;
     next(p);
     if (TOK->kind != TK_GLOBAL) return expected(p, "a builtin name like @global_id"), NULL;
-    char name[80];
-    snprintf(name, sizeof name, "%.*s", (int)(TOK->len < 70 ? TOK->len : 70), TOK->text);
-    int bi = rc_builtin_lookup(name);
-    if (bi < 0) return perr(p, "unknown builtin @%s", name), NULL;
+    int bi = rc_builtin_lookup(tok_name(p));
+    if (bi < 0) return perr(p, "unknown builtin @%.80s", p->name), NULL;
     next(p);
     if (!expect(p, TK_LPAREN, "'('")) return NULL;
     opnd args[8];
@@ -401,10 +412,8 @@ static rc_instr *parse_body(parser *p, rc_opcode op, uint32_t line, uint32_t col
   case RC_OP_RSET: {
     if (!wave_only(p, op)) return NULL;
     if (TOK->kind != TK_REG) return expected(p, "a register like $m0"), NULL;
-    char name[80];
-    snprintf(name, sizeof name, "%.*s", (int)(TOK->len < 70 ? TOK->len : 70), TOK->text);
-    rc_reg *r = rc_kernel_find_reg(p->k, name);
-    if (!r) return perr(p, "unknown register $%s (declare it with `reg`)", name), NULL;
+    rc_reg *r = rc_kernel_find_reg(p->k, tok_name(p));
+    if (!r) return perr(p, "unknown register $%.80s (declare it with `reg`)", p->name), NULL;
     next(p);
     if (op == RC_OP_RGET) {
       i = new_instr(p, op, (rc_type)r->type, 0, 0, line, col);
@@ -520,10 +529,13 @@ static bool parse_annotations(parser *p, rc_instr *i) {
 
 static bool parse_instruction(parser *p) {
   uint32_t line = TOK->line, col = TOK->col;
-  const char *result = NULL;
+  char result[LEX_MAX_NAME + 1];
+  bool has_result = false;
   uint32_t rline = 0, rcol = 0;
   if (TOK->kind == TK_LOCAL) {
-    result = tok_dup(p);
+    has_result = true;
+    const char *name = tok_name(p);
+    memcpy(result, name, strlen(name) + 1);
     rline = TOK->line;
     rcol = TOK->col;
     next(p);
@@ -543,13 +555,14 @@ static bool parse_instruction(parser *p) {
   next(p);
   rc_instr *i = parse_body(p, (rc_opcode)op, line, col);
   if (!i || !parse_annotations(p, i)) return false;
-  if (result) {
+  if (has_result) {
     if (i->v.type == RC_VOID)
       return perr_at(p, rline, rcol, "'%s' does not produce a value", rc_opcode_name((rc_opcode)op));
     if (rc_strmap_get(&p->values, result))
       return perr_at(p, rline, rcol, "redefinition of %%%s", result);
-    rc_strmap_put(&p->values, result, &i->v);
     rc_value_set_name(p->k, &i->v, result);
+    /* the map key must live as long as the map: the value's own name, or a copy for %123 */
+    rc_strmap_put(&p->values, i->v.name ? i->v.name : rc_arena_strdup(&p->m->arena, result), &i->v);
   }
   rc_instr_append(p->cur, i);
   if (rc_opcode_is_terminator((rc_opcode)op)) p->cur_terminated = true;
@@ -575,7 +588,7 @@ static bool finish_block(parser *p, uint32_t line, uint32_t col, const char *bef
 static bool parse_label(parser *p) {
   uint32_t line = TOK->line, col = TOK->col;
   if (!finish_block(p, line, col, "this label")) return false;
-  const char *name = tok_dup(p);
+  const char *name = tok_name(p);
   rc_block *b = rc_kernel_find_block(p->k, name);
   if (b) {
     block_info *bi = &p->binfo.data[b->id];
@@ -688,7 +701,7 @@ static bool parse_kernel(parser *p) {
     next(p);
   }
   if (!expect(p, TK_LBRACE, "'{'")) return false;
-  while (tok_is(p, "reg")) {
+  while (tok_is(p, "reg") && !label_follows(&p->lx)) { /* `reg:` is a block label */
     if (!wave) return perr(p, "registers are only allowed in wave kernels");
     next(p);
     bool scalar;

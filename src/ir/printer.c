@@ -11,11 +11,16 @@
 typedef struct printer {
   rc_strbuf *out;
   uint32_t *number; /* value id -> number for unnamed values */
+  uint32_t nvalues; /* entries in number */
 } printer;
 
+static const char *block_name(const rc_block *b) {
+  return b ? b->name : "<null>";
+}
+
 static void print_float(rc_strbuf *out, rc_type t, double f) {
-  if (isnan(f)) {
-    rc_sb_puts(out, "nan");
+  if (isnan(f)) { /* the sign survives the text form; the payload does not (docs/ir.md) */
+    rc_sb_puts(out, signbit(f) ? "-nan" : "nan");
     return;
   }
   if (isinf(f)) {
@@ -40,6 +45,10 @@ static void print_float(rc_strbuf *out, rc_type t, double f) {
 
 static void print_ref(const printer *p, const rc_value *v) {
   rc_strbuf *out = p->out;
+  if (!v) { /* only in broken IR, which the verifier prints in its messages */
+    rc_sb_puts(out, "<null>");
+    return;
+  }
   switch (v->kind) {
   case RC_V_CONST:
     if (v->type == RC_I1)
@@ -57,7 +66,7 @@ static void print_ref(const printer *p, const rc_value *v) {
   default:
     if (v->name)
       rc_sb_printf(out, "%%%s", v->name);
-    else if (p->number && v->id != RC_NONE && p->number[v->id] != RC_NONE)
+    else if (p->number && v->id < p->nvalues && p->number[v->id] != RC_NONE)
       rc_sb_printf(out, "%%%u", p->number[v->id]);
     else
       rc_sb_puts(out, "%<detached>");
@@ -65,7 +74,7 @@ static void print_ref(const printer *p, const rc_value *v) {
 }
 
 static void print_typed(const printer *p, const rc_value *v) {
-  rc_sb_printf(p->out, "%s ", rc_type_name((rc_type)v->type));
+  rc_sb_printf(p->out, "%s ", v ? rc_type_name((rc_type)v->type) : "?");
   print_ref(p, v);
 }
 
@@ -73,6 +82,11 @@ static void print_flags(const printer *p, const rc_instr *i) {
   if (i->iflags & RC_IF_UNIFORM) rc_sb_puts(p->out, " !uniform");
   if (i->iflags & RC_IF_DIVERGENT) rc_sb_puts(p->out, " !divergent");
   if (i->iflags & RC_IF_SCALAR) rc_sb_puts(p->out, " !scalar");
+}
+
+/* Target idx of a terminator, NULL when it has fewer (broken IR shown in a verifier message). */
+static const rc_block *target(const rc_instr *i, uint32_t idx) {
+  return idx < i->ntargets ? i->targets[idx] : NULL;
 }
 
 static void print_instr(const printer *p, const rc_instr *i) {
@@ -101,7 +115,8 @@ static void print_instr(const printer *p, const rc_instr *i) {
       break;
     case RC_OP_ICMP:
     case RC_OP_FCMP:
-      rc_sb_printf(out, " %s %s ", rc_cmp_name((rc_cmp)i->pred), rc_type_name((rc_type)i->ops[0]->type));
+      rc_sb_printf(out, " %s %s ", rc_cmp_name((rc_cmp)i->pred),
+                   i->ops[0] ? rc_type_name((rc_type)i->ops[0]->type) : "?");
       print_ref(p, i->ops[0]);
       rc_sb_puts(out, ", ");
       print_ref(p, i->ops[1]);
@@ -151,7 +166,7 @@ static void print_instr(const printer *p, const rc_instr *i) {
         if (o) rc_sb_puts(out, ", ");
         rc_sb_putc(out, '[');
         print_ref(p, i->ops[o]);
-        rc_sb_printf(out, ", %s]", i->targets[o] ? i->targets[o]->name : "<null>");
+        rc_sb_printf(out, ", %s]", block_name(i->targets[o]));
       }
       break;
     case RC_OP_BALLOT:
@@ -169,20 +184,21 @@ static void print_instr(const printer *p, const rc_instr *i) {
     case RC_OP_BR:
       rc_sb_putc(out, ' ');
       print_ref(p, i->ops[0]);
-      rc_sb_printf(out, ", %s, %s", i->targets[0]->name, i->targets[1]->name);
+      rc_sb_printf(out, ", %s, %s", block_name(target(i, 0)), block_name(target(i, 1)));
       break;
     case RC_OP_JMP:
-      rc_sb_printf(out, " %s", i->targets[0]->name);
+      rc_sb_printf(out, " %s", block_name(target(i, 0)));
       break;
     case RC_OP_BREXECZ:
-      rc_sb_printf(out, " %s, %s", i->targets[0]->name, i->targets[1]->name);
+      rc_sb_printf(out, " %s, %s", block_name(target(i, 0)), block_name(target(i, 1)));
       break;
     case RC_OP_SWITCH:
       rc_sb_putc(out, ' ');
       print_typed(p, i->ops[0]);
-      rc_sb_printf(out, ", %s [", i->targets[0]->name);
+      rc_sb_printf(out, ", %s [", block_name(target(i, 0)));
       for (uint32_t c = 1; c < i->ntargets; c++)
-        rc_sb_printf(out, "%s%" PRId64 ": %s", c > 1 ? ", " : "", i->cases[c - 1], i->targets[c]->name);
+        rc_sb_printf(out, "%s%" PRId64 ": %s", c > 1 ? ", " : "", i->cases[c - 1],
+                     block_name(i->targets[c]));
       rc_sb_putc(out, ']');
       break;
     default: /* exec, ret, unreachable: nothing more */
@@ -192,16 +208,17 @@ static void print_instr(const printer *p, const rc_instr *i) {
   print_flags(p, i);
 }
 
-static uint32_t *number_values(const rc_kernel *k) {
-  uint32_t *number = rc_xmalloc((k->nvalues ? k->nvalues : 1) * sizeof *number);
-  for (uint32_t i = 0; i < k->nvalues; i++) number[i] = RC_NONE;
+/* Number the unnamed values of k in printing order. Ids out of range (broken IR) stay unnumbered. */
+static void number_values(printer *p, const rc_kernel *k) {
+  p->nvalues = k->nvalues;
+  p->number = rc_xmalloc((k->nvalues ? k->nvalues : 1) * sizeof *p->number);
+  for (uint32_t i = 0; i < k->nvalues; i++) p->number[i] = RC_NONE;
   uint32_t n = 0;
   for (uint32_t i = 0; i < k->nparams; i++)
-    if (!k->params[i]->name) number[k->params[i]->id] = n++;
+    if (!k->params[i]->name && k->params[i]->id < k->nvalues) p->number[k->params[i]->id] = n++;
   for (uint32_t b = 0; b < k->nblocks; b++)
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      if (i->v.type != RC_VOID && !i->v.name) number[i->v.id] = n++;
-  return number;
+      if (i->v.type != RC_VOID && !i->v.name && i->v.id < k->nvalues) p->number[i->v.id] = n++;
 }
 
 static void print_string_literal(rc_strbuf *out, const char *s) {
@@ -218,7 +235,8 @@ static void print_string_literal(rc_strbuf *out, const char *s) {
 }
 
 void rc_print_kernel(const rc_kernel *k, rc_strbuf *out) {
-  printer p = {out, number_values(k)};
+  printer p = {out, NULL, 0};
+  number_values(&p, k);
   if (k->level == RC_LEVEL_WAVE) rc_sb_puts(out, "wave ");
   rc_sb_printf(out, "kernel @%s(", k->name);
   for (uint32_t i = 0; i < k->nparams; i++) {
@@ -260,12 +278,13 @@ void rc_print_module(const rc_module *m, rc_strbuf *out) {
 
 void rc_print_instr(const rc_instr *i, rc_strbuf *out) {
   const rc_kernel *k = i->parent ? i->parent->parent : NULL;
-  printer p = {out, k ? number_values(k) : NULL};
+  printer p = {out, NULL, 0};
+  if (k) number_values(&p, k);
   print_instr(&p, i);
   free(p.number);
 }
 
 void rc_print_value_ref(const rc_value *v, rc_strbuf *out) {
-  printer p = {out, NULL};
+  printer p = {out, NULL, 0};
   print_ref(&p, v);
 }
