@@ -187,10 +187,14 @@ void rc_block_move(rc_block *b, uint32_t index) {
   for (uint32_t i = lo; i <= hi; i++) k->blocks[i]->id = i;
 }
 
+/* Record the edge p -> s. Either block may be a removed one (no parent) when a caller edits or
+ * branches to it by mistake, which the verifier then reports; the memory comes from the other. */
 static void pred_add(rc_block *s, rc_block *p) {
   if (s->npreds == s->predcap) {
     uint32_t ncap = s->predcap ? s->predcap * 2 : 2;
-    s->preds = rc_arena_grow(&s->parent->mod->arena, s->preds, s->npreds, ncap, sizeof *s->preds);
+    rc_kernel *k = p->parent ? p->parent : s->parent;
+    assert(k && "an edge between two removed blocks");
+    s->preds = rc_arena_grow(&k->mod->arena, s->preds, s->npreds, ncap, sizeof *s->preds);
     s->predcap = ncap;
   }
   s->preds[s->npreds++] = p;

@@ -36,10 +36,12 @@ static bool fail(verifier *v, const rc_block *b, const rc_instr *i, const char *
   rc_sb_init(&where);
   rc_sb_printf(&where, "in kernel @%s", v->k->name);
   if (b) rc_sb_printf(&where, ", block %s", b->name);
-  if (i) {
-    rc_sb_puts(&where, ", instruction `");
-    rc_print_instr(i, &where);
-    rc_sb_puts(&where, "`");
+  if (i) { /* a switch or phi can print very long: keep the message readable */
+    rc_strbuf text;
+    rc_sb_init(&text);
+    rc_print_instr(i, &text);
+    rc_sb_printf(&where, ", instruction `%.200s%s`", text.data ? text.data : "", text.len > 200 ? " ..." : "");
+    rc_sb_free(&text);
   }
   uint32_t line = i && i->line ? i->line : b && b->line ? b->line : v->k->line;
   uint32_t col = i && i->line ? i->col : b && b->line ? b->col : v->k->col;
@@ -263,6 +265,20 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i) {
   bool wave = k->level == RC_LEVEL_WAVE;
   if (op == RC_OP_NONE || op >= RC_OP_COUNT) return fail(v, b, i, "invalid opcode %u", (unsigned)op);
   if (!check_shape(v, b, i) || !check_value_id(v, b, i)) return false;
+  /* rule: Level rules — wave instructions and registers only in wave kernels, phis only in
+   * thread kernels; checked before types so that the message names the real problem */
+  switch (op) {
+  case RC_OP_BALLOT: case RC_OP_EXEC: case RC_OP_SETEXEC: case RC_OP_BREXECZ:
+    if (!wave) return fail(v, b, i, "%s is only allowed at wave level", rc_opcode_name(op));
+    break;
+  case RC_OP_RGET: case RC_OP_RSET:
+    if (!wave) return fail(v, b, i, "registers are only allowed at wave level");
+    break;
+  case RC_OP_PHI:
+    if (wave) return fail(v, b, i, "wave-level kernels have no phis");
+    break;
+  default: break;
+  }
   if (t >= RC_TYPE_COUNT) return fail(v, b, i, "result has an invalid type");
   if (!check_level_type(v, b, i, t)) return false;
   if (op != RC_OP_PHI)
@@ -322,25 +338,20 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i) {
     return true;
   case RC_OP_CALL: return check_call(v, b, i);
   case RC_OP_PHI:
-    if (wave) return fail(v, b, i, "wave-level kernels have no phis");
     if (!is_value_type(t)) return fail(v, b, i, "phi needs a value type");
     for (uint32_t o = 0; o < i->nops; o++)
       if (!check_operand(v, b, i, i->ops[o]) || !same_type(v, b, i, i->ops[o], t, "incoming value"))
         return false;
     return true;
   case RC_OP_BALLOT:
-    if (!wave) return fail(v, b, i, "ballot is only allowed at wave level");
     if (t != RC_MASK) return fail(v, b, i, "ballot produces a mask");
     return same_type(v, b, i, i->ops[0], RC_I1, "condition");
   case RC_OP_EXEC:
-    if (!wave) return fail(v, b, i, "exec is only allowed at wave level");
     return t == RC_MASK || fail(v, b, i, "exec produces a mask");
   case RC_OP_SETEXEC:
-    if (!wave) return fail(v, b, i, "setexec is only allowed at wave level");
     return same_type(v, b, i, i->ops[0], RC_MASK, "mask");
   case RC_OP_RGET:
   case RC_OP_RSET:
-    if (!wave) return fail(v, b, i, "registers are only allowed at wave level");
     if (!i->reg || i->reg->id >= k->nregs || k->regs[i->reg->id] != i->reg)
       return fail(v, b, i, "unknown register");
     if (op == RC_OP_RGET) return t == i->reg->type || fail(v, b, i, "rget type differs from the register's");
@@ -348,9 +359,7 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i) {
   case RC_OP_BR:
     if (!same_type(v, b, i, i->ops[0], RC_I1, "condition")) return false;
     return check_targets(v, b, i);
-  case RC_OP_BREXECZ:
-    if (!wave) return fail(v, b, i, "brexecz is only allowed at wave level");
-    return check_targets(v, b, i);
+  case RC_OP_BREXECZ: return check_targets(v, b, i);
   case RC_OP_SWITCH:
     if (!rc_type_is_int((rc_type)i->ops[0]->type)) return fail(v, b, i, "switch needs an integer value");
     return check_targets(v, b, i);
@@ -384,14 +393,22 @@ static bool check_signature(verifier *v) {
   return true;
 }
 
-/* rule: Block numbering and Block structure. */
-static bool check_block(verifier *v, uint32_t id) {
+/* rule: Block numbering — blocks[i]->id == i for every block of the kernel, so that the blocks
+ * can be told apart from removed blocks and blocks of other kernels. */
+static bool check_numbering(verifier *v) {
   const rc_kernel *k = v->k;
-  const rc_block *blk = k->blocks[id];
-  if (!blk || blk->id != id || blk->parent != k) {
-    return fail(v, blk && blk->parent == k ? blk : NULL, NULL,
-                "block at position %u is not numbered %u or belongs to another kernel", id, id);
+  for (uint32_t id = 0; id < k->nblocks; id++) {
+    const rc_block *blk = k->blocks[id];
+    if (!blk || blk->id != id || blk->parent != k)
+      return fail(v, blk && blk->parent == k ? blk : NULL, NULL,
+                  "block at position %u is not numbered %u or belongs to another kernel", id, id);
   }
+  return true;
+}
+
+/* rule: Block structure. */
+static bool check_block(verifier *v, uint32_t id) {
+  const rc_block *blk = v->k->blocks[id];
   if (!blk->first) return fail(v, blk, NULL, "block is empty (it needs a terminator)");
   bool phis_done = false;
   const rc_instr *prev = NULL;
@@ -530,7 +547,7 @@ int rc_verify_kernel(rc_ctx *ctx, const rc_kernel *k) {
     fail(&v, NULL, NULL, "kernel has no blocks");
     return -1;
   }
-  if (!check_signature(&v)) return -1;
+  if (!check_signature(&v) || !check_numbering(&v)) return -1;
   v.seen_value = rc_xcalloc(k->nvalues ? k->nvalues : 1, sizeof *v.seen_value);
   for (uint32_t b = 0; b < k->nblocks && !v.failed; b++) check_block(&v, b);
   free(v.seen_value);
