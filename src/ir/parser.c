@@ -45,6 +45,7 @@ typedef struct parser {
   bool cur_terminated;
   bool failed;
   char name[LEX_MAX_NAME + 1]; /* scratch copy of the current token's name, for look-ups */
+  uint32_t op_line, op_col;    /* position of the opcode word of the current instruction */
 } parser;
 
 #define TOK (&p->lx.tok)
@@ -261,7 +262,7 @@ static rc_instr *new_instr(parser *p, rc_opcode op, rc_type t, uint32_t nops, ui
 
 static bool wave_only(parser *p, rc_opcode op) {
   if (p->k->level == RC_LEVEL_WAVE) return true;
-  return perr(p, "'%s' is only allowed in wave kernels", rc_opcode_name(op));
+  return perr_at(p, p->op_line, p->op_col, "'%s' is only allowed in wave kernels", rc_opcode_name(op));
 }
 
 /* Parse the part after the opcode word; returns the new (detached) instruction or NULL. */
@@ -382,7 +383,7 @@ static rc_instr *parse_body(parser *p, rc_opcode op, uint32_t line, uint32_t col
     return i;
   }
   case RC_OP_PHI: {
-    if (p->k->level == RC_LEVEL_WAVE) return perr(p, "wave kernels have no phis"), NULL;
+    if (p->k->level == RC_LEVEL_WAVE) return perr_at(p, p->op_line, p->op_col, "wave kernels have no phis"), NULL;
     if (!parse_type(p, &t)) return NULL;
     i = new_instr(p, op, t, 0, 0, line, col);
     do {
@@ -552,6 +553,8 @@ static bool parse_instruction(parser *p) {
   if (p->cur_terminated)
     return perr_at(p, line, col, "instruction after the terminator of block %s (start a new block with a label)",
                    p->cur->name);
+  p->op_line = TOK->line;
+  p->op_col = TOK->col;
   next(p);
   rc_instr *i = parse_body(p, (rc_opcode)op, line, col);
   if (!i || !parse_annotations(p, i)) return false;

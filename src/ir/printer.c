@@ -18,6 +18,15 @@ static const char *block_name(const rc_block *b) {
   return b ? b->name : "<null>";
 }
 
+/* Does the decimal text s read back to f, in type t? (The parser reads the decimal as a double and
+ * rounds that to float for f32, so the test does the same.) */
+static bool reads_back(const char *s, rc_type t, double f) {
+  double back = strtod(s, NULL);
+  return t == RC_F32 ? (float)back == (float)f : back == f;
+}
+
+/* Floats print in the shortest decimal form that reads back exactly, with signed zeros, inf and
+ * nan spelled out; the text always shows it is a float (a '.', an exponent, inf or nan). */
 static void print_float(rc_strbuf *out, rc_type t, double f) {
   if (isnan(f)) { /* the sign survives the text form; the payload does not (docs/ir.md) */
     rc_sb_puts(out, signbit(f) ? "-nan" : "nan");
@@ -27,16 +36,21 @@ static void print_float(rc_strbuf *out, rc_type t, double f) {
     rc_sb_puts(out, f < 0 ? "-inf" : "inf");
     return;
   }
+  /* the shortest %g form that reads back to the same value (as f32 for f32 constants) ... */
   char buf[64];
-  snprintf(buf, sizeof buf, t == RC_F32 ? "%.9g" : "%.17g", f);
-  /* prefer the shortest form that reads back exactly */
   for (int prec = 1; prec <= 17; prec++) {
-    char tryb[64];
-    snprintf(tryb, sizeof tryb, "%.*g", prec, f);
-    double back = strtod(tryb, NULL);
-    if (t == RC_F32 ? (float)back == (float)f : back == f) {
-      memcpy(buf, tryb, sizeof tryb);
-      break;
+    snprintf(buf, sizeof buf, "%.*g", prec, f);
+    if (reads_back(buf, t, f)) break;
+  }
+  /* ... but without an exponent where plain digits are short enough: 1500.0, not 1.5e+03 */
+  if (strchr(buf, 'e') && fabs(f) >= 1e-4 && fabs(f) < 1e16) {
+    char plain[64];
+    for (int decimals = 1; decimals <= 24; decimals++) {
+      snprintf(plain, sizeof plain, "%.*f", decimals, f);
+      if (reads_back(plain, t, f)) {
+        memcpy(buf, plain, sizeof buf);
+        break;
+      }
     }
   }
   rc_sb_puts(out, buf);
@@ -57,6 +71,8 @@ static void print_ref(const printer *p, const rc_value *v) {
       print_float(out, (rc_type)v->type, rc_const_fval(v));
     else if (v->type == RC_MASK)
       rc_sb_printf(out, "0x%" PRIx64, (uint64_t)rc_const_ival(v));
+    else if (v->type == RC_PTR && rc_const_ival(v) == 0)
+      rc_sb_puts(out, "null");
     else
       rc_sb_printf(out, "%" PRId64, rc_const_ival(v));
     return;
