@@ -252,7 +252,7 @@ TEST(numbers_that_parse) {
       "  store f64 -inf, %p\n"
       "  store f64 inf, %p\n"
       "  store f32 -nan, %p\n"
-      "  store ptr 0, %p\n");
+      "  store ptr null, %p\n");
   free(s);
   rc_module_free(m);
 }
