@@ -40,12 +40,26 @@ static void advance(lexer *lx) {
   lx->p++;
 }
 
+/* Move over n bytes known to hold no newline (a name, a comment's text, spaces). */
+static void advance_n(lexer *lx, size_t n) {
+  lx->p += n;
+  uint64_t col = (uint64_t)lx->col + n;
+  lx->col = col > UINT32_MAX ? UINT32_MAX : (uint32_t)col;
+}
+
 static bool is_name_start(int c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.';
 }
 
 static bool is_name_char(int c) {
   return is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Length of the run of name characters at p (the hot loop of the lexer on big inputs). */
+static size_t name_run(const char *p, const char *end) {
+  const char *q = p;
+  while (q < end && is_name_char((unsigned char)*q)) q++;
+  return (size_t)(q - p);
 }
 
 /* A byte as messages show it: 'c' when printable, else its code (the input need not be text). */
@@ -97,7 +111,7 @@ static tok_kind lex_name(lexer *lx, tok_kind kind, bool allow_digit_start) {
     char b[16];
     return lex_error(lx, line, col, "expected a name after '%c', found %s", sigil, show_byte(c, b));
   }
-  while (is_name_char(peekc(lx, 0))) advance(lx);
+  advance_n(lx, name_run(lx->p, lx->end));
   t->len = (size_t)(lx->p - t->text);
   if (t->len > LEX_MAX_NAME)
     return lex_error(lx, line, col, "name longer than %d characters", LEX_MAX_NAME);
@@ -241,10 +255,13 @@ tok_kind lex_next(lexer *lx) {
   /* skip whitespace and comments */
   for (;;) {
     int c = peekc(lx, 0);
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      advance_n(lx, 1);
+    } else if (c == '\n') {
       advance(lx);
-    } else if (c == ';') {
-      while (peekc(lx, 0) >= 0 && peekc(lx, 0) != '\n') advance(lx);
+    } else if (c == ';') { /* to the end of the line */
+      const char *nl = memchr(lx->p, '\n', (size_t)(lx->end - lx->p));
+      advance_n(lx, (size_t)((nl ? nl : lx->end) - lx->p));
     } else {
       break;
     }

@@ -71,12 +71,12 @@ bool rc_value_set_name(rc_kernel *k, rc_value *v, const char *name) {
     v->name = NULL;
     return true;
   }
-  if (rc_strmap_get(&k->value_names, name)) {
+  char *copy = rc_arena_strdup(&k->mod->arena, name); /* left to the arena when taken */
+  if (rc_strmap_put_new(&k->value_names, copy, v)) {
     v->name = NULL;
     return false;
   }
-  v->name = rc_arena_strdup(&k->mod->arena, name);
-  rc_strmap_put(&k->value_names, v->name, v);
+  v->name = copy;
   return true;
 }
 
@@ -157,13 +157,13 @@ const char *rc_kernel_fresh_name(rc_kernel *k, const char *base) {
 rc_block *rc_block_new(rc_kernel *k, const char *name) {
   rc_block *b = rc_arena_alloc(&k->mod->arena, sizeof *b);
   b->parent = k;
-  if (!name)
-    b->name = rc_kernel_fresh_name(k, "bb");
-  else if (rc_strmap_get(&k->block_names, name))
-    b->name = rc_kernel_fresh_name(k, name);
-  else
-    b->name = rc_arena_strdup(&k->mod->arena, name);
-  rc_strmap_put(&k->block_names, b->name, b);
+  char *copy = name ? rc_arena_strdup(&k->mod->arena, name) : NULL;
+  if (copy && !rc_strmap_put_new(&k->block_names, copy, b)) { /* one probe: free, and now taken */
+    b->name = copy;
+  } else {
+    b->name = rc_kernel_fresh_name(k, name ? name : "bb");
+    rc_strmap_put(&k->block_names, b->name, b);
+  }
   if (k->nblocks == k->blockcap) {
     uint32_t ncap = k->blockcap ? k->blockcap * 2 : 8;
     k->blocks = rc_arena_grow(&k->mod->arena, k->blocks, k->nblocks, ncap, sizeof *k->blocks);

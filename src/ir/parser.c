@@ -32,12 +32,22 @@ typedef struct opnd {
   uint32_t line, col;
 } opnd;
 
+/* A direct-mapped cache of recently seen names (per kind: blocks, values). Most references in
+ * a kernel are to names defined or mentioned shortly before, so the cache answers them from
+ * memory that is still hot; the kernel's hash maps, which grow to millions of entries on big
+ * inputs and then miss the CPU caches on every probe, are asked only when it does not. */
+#define RECENT_SIZE 2048
+typedef struct recent_entry {
+  uint32_t hash, gen; /* gen: the kernel the entry belongs to (0 = empty) */
+  void *obj;          /* rc_block * or rc_value * */
+} recent_entry;
+
 typedef struct parser {
   rc_ctx *ctx;
   lexer lx;
   rc_module *m;
   rc_kernel *k;
-  rc_strmap values; /* text name (without '%') -> value, for the current kernel */
+  rc_strmap numbered; /* "%123" names (which values do not keep) -> value, current kernel */
   RC_VEC(fixup) fixups;
   RC_VEC(block_info) binfo; /* by block id at creation */
   uint32_t ndefined;
@@ -45,6 +55,8 @@ typedef struct parser {
   bool cur_terminated;
   bool failed;
   char name[LEX_MAX_NAME + 1]; /* scratch copy of the current token's name, for look-ups */
+  recent_entry *recent_blocks, *recent_values;
+  uint32_t gen;                /* kernels started so far */
   uint32_t op_line, op_col;    /* position of the opcode word of the current instruction */
 } parser;
 
@@ -93,8 +105,14 @@ static bool expect(parser *p, tok_kind k, const char *what) {
   return next(p);
 }
 
+/* Is the token's text exactly `word`? No strlen: the parser compares every identifier with the
+ * opcode, type and predicate names, so this is on the hot path of big inputs. */
+static bool text_is(const token *t, const char *word) {
+  return word[0] == t->text[0] && strncmp(word, t->text, t->len) == 0 && word[t->len] == 0;
+}
+
 static bool tok_is(const parser *p, const char *word) {
-  return TOK->kind == TK_IDENT && TOK->len == strlen(word) && memcmp(TOK->text, word, TOK->len) == 0;
+  return TOK->kind == TK_IDENT && text_is(TOK, word);
 }
 
 static const char *tok_dup(parser *p) {
@@ -103,6 +121,12 @@ static const char *tok_dup(parser *p) {
 
 /* The current token's text as a C string in the parser's scratch buffer (valid until the next
  * call); look-ups use it so that only names that are stored get copied into the arena. */
+static uint32_t hash_name(const char *s) {
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
 static const char *tok_name(parser *p) {
   size_t n = TOK->len < LEX_MAX_NAME ? TOK->len : LEX_MAX_NAME;
   memcpy(p->name, TOK->text, n);
@@ -110,14 +134,83 @@ static const char *tok_name(parser *p) {
   return p->name;
 }
 
+static recent_entry *recent_slot(recent_entry *cache, uint32_t hash) {
+  return &cache[hash & (RECENT_SIZE - 1)];
+}
+
+static void remember(parser *p, recent_entry *cache, uint32_t hash, void *obj) {
+  recent_entry *e = recent_slot(cache, hash);
+  e->hash = hash;
+  e->gen = p->gen;
+  e->obj = obj;
+}
+
+/* The cached object for `name` (which has `hash`), or NULL; name_of gives an object's name. */
+static void *recall(parser *p, recent_entry *cache, const char *name, uint32_t hash, bool is_block) {
+  recent_entry *e = recent_slot(cache, hash);
+  if (e->gen != p->gen || e->hash != hash) return NULL;
+  const char *n = is_block ? ((rc_block *)e->obj)->name : ((rc_value *)e->obj)->name;
+  return strcmp(n, name) == 0 ? e->obj : NULL;
+}
+
+/* The block with this name, or NULL. */
+static rc_block *find_block(parser *p, const char *name) {
+  uint32_t h = hash_name(name);
+  rc_block *b = recall(p, p->recent_blocks, name, h, true);
+  if (b) return b;
+  b = rc_kernel_find_block(p->k, name);
+  if (b) remember(p, p->recent_blocks, h, b);
+  return b;
+}
+
+/* A new block with this name (which must be free). */
+static rc_block *new_block(parser *p, const char *name, uint32_t line, uint32_t col) {
+  rc_block *b = rc_block_new(p->k, name);
+  block_info bi = {false, 0, line, col};
+  rc_vec_push(&p->binfo, bi);
+  remember(p, p->recent_blocks, hash_name(name), b);
+  return b;
+}
+
+/* ---- values ------------------------------------------------------------------------------------ */
+
+/* %123: a number, which the IR does not keep as a name (the printer renumbers unnamed values) */
+static bool is_number(const char *name) {
+  for (const char *c = name; *c; c++)
+    if (*c < '0' || *c > '9') return false;
+  return *name != 0;
+}
+
+/* The value a %name refers to in the current kernel, or NULL. Names live in the kernel's own map
+ * (rc_kernel_find_value); only %123 names need the parser's map. */
+static rc_value *lookup_value(parser *p, const char *name) {
+  if (is_number(name)) return rc_strmap_get(&p->numbered, name);
+  uint32_t h = hash_name(name);
+  rc_value *v = recall(p, p->recent_values, name, h, false);
+  if (v) return v;
+  v = rc_kernel_find_value(p->k, name);
+  if (v) remember(p, p->recent_values, h, v);
+  return v;
+}
+
+/* Give v the name written in the text; false when the name is taken in this kernel. */
+static bool define_value(parser *p, const char *name, rc_value *v) {
+  if (!is_number(name)) {
+    if (!rc_value_set_name(p->k, v, name)) return false;
+    remember(p, p->recent_values, hash_name(name), v);
+    return true;
+  }
+  if (rc_strmap_get(&p->numbered, name)) return false;
+  rc_strmap_put(&p->numbered, rc_arena_strdup(&p->m->arena, name), v);
+  return true;
+}
+
 /* ---- types ------------------------------------------------------------------------------------ */
 
 static int parse_type_word(parser *p) {
   if (TOK->kind != TK_IDENT) return -1;
-  for (int t = 0; t < RC_TYPE_COUNT; t++) {
-    const char *n = rc_type_name((rc_type)t);
-    if (TOK->len == strlen(n) && memcmp(TOK->text, n, TOK->len) == 0) return t;
-  }
+  for (int t = 0; t < RC_TYPE_COUNT; t++)
+    if (text_is(TOK, rc_type_name((rc_type)t))) return t;
   return -1;
 }
 
@@ -139,12 +232,8 @@ static rc_block *block_ref(parser *p) {
     return NULL;
   }
   const char *name = tok_name(p);
-  rc_block *b = rc_kernel_find_block(p->k, name);
-  if (!b) {
-    b = rc_block_new(p->k, name);
-    block_info bi = {false, 0, TOK->line, TOK->col};
-    rc_vec_push(&p->binfo, bi);
-  }
+  rc_block *b = find_block(p, name);
+  if (!b) b = new_block(p, name, TOK->line, TOK->col);
   next(p);
   return b;
 }
@@ -169,7 +258,7 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
   switch (TOK->kind) {
   case TK_LOCAL: {
     const char *name = tok_name(p);
-    rc_value *v = rc_strmap_get(&p->values, name);
+    rc_value *v = lookup_value(p, name);
     if (v) {
       if (v->type != t)
         return perr(p, "%%%s has type %s but is used as %s", name, rc_type_name((rc_type)v->type),
@@ -236,18 +325,15 @@ static void place(parser *p, rc_instr *i, uint32_t idx, const opnd *o) {
 /* ---- instructions ---------------------------------------------------------------------------------- */
 
 static int lookup_opcode(parser *p) {
-  for (int op = 1; op < RC_OP_COUNT; op++) {
-    const char *n = rc_opcode_name((rc_opcode)op);
-    if (TOK->len == strlen(n) && memcmp(TOK->text, n, TOK->len) == 0) return op;
-  }
+  for (int op = 1; op < RC_OP_COUNT; op++)
+    if (text_is(TOK, rc_opcode_name((rc_opcode)op))) return op;
   return -1;
 }
 
 static int lookup_cmp(parser *p, bool is_float) {
   for (int c = 0; c < RC_CMP_COUNT; c++) {
     if (rc_cmp_is_float((rc_cmp)c) != is_float) continue;
-    const char *n = rc_cmp_name((rc_cmp)c);
-    if (TOK->len == strlen(n) && memcmp(TOK->text, n, TOK->len) == 0) return c;
+    if (text_is(TOK, rc_cmp_name((rc_cmp)c))) return c;
   }
   return -1;
 }
@@ -561,11 +647,7 @@ static bool parse_instruction(parser *p) {
   if (has_result) {
     if (i->v.type == RC_VOID)
       return perr_at(p, rline, rcol, "'%s' does not produce a value", rc_opcode_name((rc_opcode)op));
-    if (rc_strmap_get(&p->values, result))
-      return perr_at(p, rline, rcol, "redefinition of %%%s", result);
-    rc_value_set_name(p->k, &i->v, result);
-    /* the map key must live as long as the map: the value's own name, or a copy for %123 */
-    rc_strmap_put(&p->values, i->v.name ? i->v.name : rc_arena_strdup(&p->m->arena, result), &i->v);
+    if (!define_value(p, result, &i->v)) return perr_at(p, rline, rcol, "redefinition of %%%s", result);
   }
   rc_instr_append(p->cur, i);
   if (rc_opcode_is_terminator((rc_opcode)op)) p->cur_terminated = true;
@@ -592,16 +674,14 @@ static bool parse_label(parser *p) {
   uint32_t line = TOK->line, col = TOK->col;
   if (!finish_block(p, line, col, "this label")) return false;
   const char *name = tok_name(p);
-  rc_block *b = rc_kernel_find_block(p->k, name);
+  rc_block *b = find_block(p, name);
   if (b) {
     block_info *bi = &p->binfo.data[b->id];
     if (bi->defined)
       return perr_at(p, line, col, "redefinition of block %s (first defined at %u:%u)", name, bi->line,
                      bi->col);
   } else {
-    b = rc_block_new(p->k, name);
-    block_info bi0 = {false, 0, line, col};
-    rc_vec_push(&p->binfo, bi0);
+    b = new_block(p, name, line, col);
   }
   block_info *bi = &p->binfo.data[b->id];
   bi->defined = true;
@@ -645,7 +725,7 @@ static bool end_kernel(parser *p) {
                      k->blocks[b]->name);
   for (uint32_t f = 0; f < p->fixups.len; f++) {
     fixup *fx = &p->fixups.data[f];
-    rc_value *v = rc_strmap_get(&p->values, fx->name);
+    rc_value *v = lookup_value(p, fx->name);
     if (!v) return perr_at(p, fx->line, fx->col, "use of undefined value %%%s", fx->name);
     if (v->type != fx->expected)
       return perr_at(p, fx->line, fx->col, "%%%s has type %s but is used as %s", fx->name,
@@ -673,8 +753,9 @@ static bool parse_kernel(parser *p) {
   p->k->line = line;
   p->k->col = col;
   next(p);
-  rc_strmap_free(&p->values);
-  rc_strmap_init(&p->values);
+  rc_strmap_free(&p->numbered);
+  rc_strmap_init(&p->numbered);
+  p->gen++; /* forget the names of the previous kernel */
   p->fixups.len = 0;
   p->binfo.len = 0;
   p->ndefined = 0;
@@ -686,11 +767,9 @@ static bool parse_kernel(parser *p) {
       rc_type t;
       if (!parse_type(p, &t)) return false;
       if (TOK->kind != TK_LOCAL) return expected(p, "a parameter name like %n");
-      const char *pname = tok_dup(p);
-      if (rc_strmap_get(&p->values, pname)) return perr(p, "redefinition of %%%s", pname);
-      rc_value *v = rc_kernel_add_param(p->k, t, pname);
-      if (!v) return perr(p, "redefinition of %%%s", pname);
-      rc_strmap_put(&p->values, pname, v);
+      const char *pname = tok_name(p);
+      rc_value *v = rc_kernel_add_param(p->k, t, NULL);
+      if (!define_value(p, pname, v)) return perr(p, "redefinition of %%%s", pname);
       next(p);
     } while (accept(p, TK_COMMA));
   }
@@ -743,12 +822,16 @@ static rc_module *parse(rc_ctx *ctx, const char *filename, const char *text, siz
   p->ctx = ctx;
   p->m = rc_module_new(ctx, filename);
   lex_init(&p->lx, ctx, p->m->filename, text, len);
-  rc_strmap_init(&p->values);
+  rc_strmap_init(&p->numbered);
+  p->recent_blocks = rc_xcalloc(RECENT_SIZE, sizeof *p->recent_blocks);
+  p->recent_values = rc_xcalloc(RECENT_SIZE, sizeof *p->recent_values);
   next(p);
   while (!p->failed && TOK->kind != TK_EOF) parse_kernel(p);
   if (!p->failed && p->m->nkernels == 0) perr_at(p, 1, 1, "no kernel in the input (expected 'kernel @name(...) { ... }')");
   lex_free(&p->lx);
-  rc_strmap_free(&p->values);
+  rc_strmap_free(&p->numbered);
+  free(p->recent_blocks);
+  free(p->recent_values);
   rc_vec_free(&p->fixups);
   rc_vec_free(&p->binfo);
   if (!p->failed && verify && rc_verify_module(ctx, p->m) != 0) p->failed = true;
