@@ -42,6 +42,14 @@ typedef struct recent_entry {
   void *obj;          /* rc_block * or rc_value * */
 } recent_entry;
 
+#define CONST_CACHE_BITS 10
+typedef struct const_entry {
+  uint32_t gen; /* kernel (0 = empty) */
+  uint32_t type;
+  uint64_t bits;
+  rc_value *v;
+} const_entry;
+
 typedef struct parser {
   rc_ctx *ctx;
   lexer lx;
@@ -56,6 +64,7 @@ typedef struct parser {
   bool failed;
   char name[LEX_MAX_NAME + 1]; /* scratch copy of the current token's name, for look-ups */
   recent_entry *recent_blocks, *recent_values;
+  const_entry *consts; /* 1 << CONST_CACHE_BITS entries */
   uint32_t gen;                /* kernels started so far */
   uint32_t op_line, op_col;    /* position of the opcode word of the current instruction */
 } parser;
@@ -240,6 +249,41 @@ static rc_block *block_ref(parser *p) {
 
 /* ---- operands ---------------------------------------------------------------------------------------- */
 
+/* Constants: operands that are the same constant of the same type share one rc_const within a
+ * kernel (as they may in IR built by passes), remembered in a small direct-mapped cache. On big
+ * kernels this saves an allocation for most constant operands. */
+static rc_value *shared_const(parser *p, rc_type t, uint64_t bits, rc_value *(*make)(parser *, rc_type, uint64_t)) {
+  uint64_t h = (bits ^ ((uint64_t)t << 56)) * 0x9e3779b97f4a7c15ull;
+  const_entry *e = &p->consts[h >> (64 - CONST_CACHE_BITS)];
+  if (e->gen == p->gen && e->type == t && e->bits == bits) return e->v;
+  e->gen = p->gen;
+  e->type = t;
+  e->bits = bits;
+  e->v = make(p, t, bits);
+  return e->v;
+}
+
+static rc_value *make_int(parser *p, rc_type t, uint64_t bits) {
+  return rc_const_int(p->k, t, (int64_t)bits);
+}
+
+static rc_value *make_float(parser *p, rc_type t, uint64_t bits) {
+  double f;
+  memcpy(&f, &bits, sizeof f);
+  return rc_const_float(p->k, t, f);
+}
+
+static rc_value *int_const(parser *p, rc_type t, int64_t value) {
+  return shared_const(p, t, (uint64_t)rc_int_canon(t, value), make_int);
+}
+
+static rc_value *float_const(parser *p, rc_type t, double value) {
+  double f = t == RC_F32 ? (double)(float)value : value; /* as rc_const_float stores it */
+  uint64_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  return shared_const(p, t, bits, make_float);
+}
+
 static bool int_fits(rc_type t, const token *tk) {
   unsigned bits = rc_type_bits(t);
   if (bits >= 64) return true;
@@ -271,10 +315,10 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
   }
   case TK_INT:
     if (rc_type_is_float(t)) {
-      o->v = rc_const_float(k, t, TOK->fval);
+      o->v = float_const(p, t, TOK->fval);
     } else if (rc_type_is_int(t) || t == RC_PTR || t == RC_MASK) {
       if (!int_fits(t, TOK)) return perr(p, "constant does not fit in %s", rc_type_name(t));
-      o->v = rc_const_int(k, t, TOK->ival);
+      o->v = int_const(p, t, TOK->ival);
     } else {
       return perr(p, "a number cannot have type %s", rc_type_name(t));
     }
@@ -283,20 +327,20 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
     if (!rc_type_is_float(t)) return perr(p, "floating-point constant used as %s", rc_type_name(t));
     if (t == RC_F32 && isfinite(TOK->fval) && isinf((float)TOK->fval))
       return perr(p, "constant is too large for f32");
-    o->v = rc_const_float(k, t, TOK->fval);
+    o->v = float_const(p, t, TOK->fval);
     return next(p);
   case TK_IDENT:
     if (tok_is(p, "true") || tok_is(p, "false")) {
       if (t != RC_I1) return perr(p, "true and false have type i1, not %s", rc_type_name(t));
-      o->v = rc_const_bool(k, tok_is(p, "true"));
+      o->v = int_const(p, RC_I1, tok_is(p, "true"));
     } else if (tok_is(p, "undef")) {
       o->v = rc_undef(k, t);
     } else if (tok_is(p, "null")) {
       if (t != RC_PTR) return perr(p, "null has type ptr, not %s", rc_type_name(t));
-      o->v = rc_const_int(k, RC_PTR, 0);
+      o->v = int_const(p, RC_PTR, 0);
     } else if (tok_is(p, "inf") || tok_is(p, "nan")) {
       if (!rc_type_is_float(t)) return perr(p, "floating-point constant used as %s", rc_type_name(t));
-      o->v = rc_const_float(k, t, tok_is(p, "inf") ? INFINITY : NAN);
+      o->v = float_const(p, t, tok_is(p, "inf") ? INFINITY : NAN);
     } else {
       return expected(p, "a value (%name, a constant, true, false or undef)");
     }
@@ -825,6 +869,7 @@ static rc_module *parse(rc_ctx *ctx, const char *filename, const char *text, siz
   rc_strmap_init(&p->numbered);
   p->recent_blocks = rc_xcalloc(RECENT_SIZE, sizeof *p->recent_blocks);
   p->recent_values = rc_xcalloc(RECENT_SIZE, sizeof *p->recent_values);
+  p->consts = rc_xcalloc((size_t)1 << CONST_CACHE_BITS, sizeof *p->consts);
   next(p);
   while (!p->failed && TOK->kind != TK_EOF) parse_kernel(p);
   if (!p->failed && p->m->nkernels == 0) perr_at(p, 1, 1, "no kernel in the input (expected 'kernel @name(...) { ... }')");
@@ -832,6 +877,7 @@ static rc_module *parse(rc_ctx *ctx, const char *filename, const char *text, siz
   rc_strmap_free(&p->numbered);
   free(p->recent_blocks);
   free(p->recent_values);
+  free(p->consts);
   rc_vec_free(&p->fixups);
   rc_vec_free(&p->binfo);
   if (!p->failed && verify && rc_verify_module(ctx, p->m) != 0) p->failed = true;
