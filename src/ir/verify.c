@@ -15,7 +15,9 @@ typedef struct verifier {
   rc_ctx *ctx;
   const rc_kernel *k;
   bool failed;
-  bool *seen_value; /* value id -> defined by an instruction already (rule: Value numbering) */
+  /* per value id: the block and position of its defining instruction (RC_NONE: none seen yet),
+   * filled while checking the blocks and used by the SSA dominance check */
+  uint32_t *def_block, *def_pos;
 } verifier;
 
 static bool fail(verifier *v, const rc_block *b, const rc_instr *i, const char *fmt, ...)
@@ -214,7 +216,7 @@ static bool check_shape(verifier *v, const rc_block *b, const rc_instr *i) {
 }
 
 /* rule: Value numbering — results are numbered once, below kernel->nvalues; void has no number. */
-static bool check_value_id(verifier *v, const rc_block *b, const rc_instr *i) {
+static bool check_value_id(verifier *v, const rc_block *b, const rc_instr *i, uint32_t pos) {
   uint32_t id = i->v.id;
   if (i->v.kind != RC_V_INSTR) return fail(v, b, i, "instruction value has the wrong kind");
   if (i->v.type == RC_VOID) {
@@ -223,8 +225,9 @@ static bool check_value_id(verifier *v, const rc_block *b, const rc_instr *i) {
   }
   if (id == RC_NONE || id < v->k->nparams || id >= v->k->nvalues)
     return fail(v, b, i, "result number %u is not a value number of this kernel", id);
-  if (v->seen_value[id]) return fail(v, b, i, "result number %u is used by two instructions", id);
-  v->seen_value[id] = true;
+  if (v->def_block[id] != RC_NONE) return fail(v, b, i, "result number %u is used by two instructions", id);
+  v->def_block[id] = b->id;
+  v->def_pos[id] = pos;
   return true;
 }
 
@@ -258,13 +261,13 @@ static bool check_targets(verifier *v, const rc_block *b, const rc_instr *t) {
 
 /* rule: Types of instructions, Level rules, Builtin calls, Memory instructions. Phi entries are
  * checked later (check_phis), once the predecessor lists are known to be right. */
-static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i) {
+static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint32_t pos) {
   const rc_kernel *k = v->k;
   rc_opcode op = (rc_opcode)i->op;
   rc_type t = (rc_type)i->v.type;
   bool wave = k->level == RC_LEVEL_WAVE;
   if (op == RC_OP_NONE || op >= RC_OP_COUNT) return fail(v, b, i, "invalid opcode %u", (unsigned)op);
-  if (!check_shape(v, b, i) || !check_value_id(v, b, i)) return false;
+  if (!check_shape(v, b, i) || !check_value_id(v, b, i, pos)) return false;
   /* rule: Level rules — wave instructions and registers only in wave kernels, phis only in
    * thread kernels; checked before types so that the message names the real problem */
   switch (op) {
@@ -284,6 +287,7 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i) {
   if (op != RC_OP_PHI)
     for (uint32_t o = 0; o < i->nops; o++)
       if (!check_operand(v, b, i, i->ops[o])) return false;
+  /* rule: Annotations */
   if ((i->iflags & (RC_IF_UNIFORM | RC_IF_DIVERGENT)) && op != RC_OP_BR && op != RC_OP_SWITCH)
     return fail(v, b, i, "!uniform and !divergent annotate br and switch only");
   if ((i->iflags & RC_IF_UNIFORM) && (i->iflags & RC_IF_DIVERGENT))
@@ -412,14 +416,15 @@ static bool check_block(verifier *v, uint32_t id) {
   if (!blk->first) return fail(v, blk, NULL, "block is empty (it needs a terminator)");
   bool phis_done = false;
   const rc_instr *prev = NULL;
-  for (const rc_instr *i = blk->first; i; prev = i, i = i->next) {
+  uint32_t pos = 0;
+  for (const rc_instr *i = blk->first; i; prev = i, i = i->next, pos++) {
     if (i->parent != blk || i->prev != prev) return fail(v, blk, NULL, "instruction list is corrupt");
     bool term = rc_opcode_is_terminator((rc_opcode)i->op);
     if (term && i->next) return fail(v, blk, i, "terminator in the middle of a block");
     if (!term && !i->next) return fail(v, blk, i, "block does not end in a terminator");
     if (i->op == RC_OP_PHI && phis_done) return fail(v, blk, i, "phi after a non-phi instruction");
     if (i->op != RC_OP_PHI) phis_done = true;
-    if (!check_instr(v, blk, i)) return false;
+    if (!check_instr(v, blk, i, pos)) return false;
   }
   if (blk->last != prev) return fail(v, blk, NULL, "instruction list is corrupt (wrong last)");
   return true;
@@ -498,19 +503,9 @@ static bool check_phis(verifier *v, uint32_t *pred_mark, uint32_t *entry_mark) {
  * Uses in blocks not reachable from the entry are not checked (no path executes them). */
 static bool check_ssa(verifier *v, const rc_cfg *g) {
   const rc_kernel *k = v->k;
+  const uint32_t *def_block = v->def_block, *def_pos = v->def_pos;
   rc_domtree dom;
   rc_domtree_build(&dom, g, false);
-  uint32_t nv = k->nvalues ? k->nvalues : 1;
-  uint32_t *def_block = rc_xmalloc(nv * sizeof *def_block);
-  uint32_t *def_pos = rc_xmalloc(nv * sizeof *def_pos);
-  for (uint32_t b = 0; b < k->nblocks; b++) {
-    uint32_t pos = 0;
-    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, pos++)
-      if (i->v.id != RC_NONE) { /* ids were checked: unique and below nvalues */
-        def_block[i->v.id] = b;
-        def_pos[i->v.id] = pos;
-      }
-  }
   bool ok = true;
   for (uint32_t b = 0; ok && b < k->nblocks; b++) {
     const rc_block *blk = k->blocks[b];
@@ -534,25 +529,25 @@ static bool check_ssa(verifier *v, const rc_cfg *g) {
       }
     }
   }
-  free(def_block);
-  free(def_pos);
   rc_domtree_free(&dom);
   return ok;
 }
 
 int rc_verify_kernel(rc_ctx *ctx, const rc_kernel *k) {
-  verifier v = {ctx, k, false, NULL};
+  verifier v = {ctx, k, false, NULL, NULL};
   /* rule: Kernel */
   if (k->nblocks == 0) {
     fail(&v, NULL, NULL, "kernel has no blocks");
     return -1;
   }
   if (!check_signature(&v) || !check_numbering(&v)) return -1;
-  v.seen_value = rc_xcalloc(k->nvalues ? k->nvalues : 1, sizeof *v.seen_value);
+  uint32_t nv = k->nvalues ? k->nvalues : 1;
+  v.def_block = rc_xmalloc(nv * sizeof *v.def_block);
+  v.def_pos = rc_xmalloc(nv * sizeof *v.def_pos);
+  for (uint32_t i = 0; i < nv; i++) v.def_block[i] = RC_NONE;
   for (uint32_t b = 0; b < k->nblocks && !v.failed; b++) check_block(&v, b);
-  free(v.seen_value);
-  if (v.failed) return -1;
-  rc_cfg g;
+  rc_cfg g = {0};
+  if (v.failed) goto done;
   rc_cfg_build(&g, k);
   uint32_t *mark_a = rc_xcalloc(k->nblocks, sizeof *mark_a);
   uint32_t *mark_b = rc_xcalloc(k->nblocks, sizeof *mark_b);
@@ -563,7 +558,10 @@ int rc_verify_kernel(rc_ctx *ctx, const rc_kernel *k) {
   }
   free(mark_a);
   free(mark_b);
+done:
   rc_cfg_free(&g);
+  free(v.def_block);
+  free(v.def_pos);
   return v.failed ? -1 : 0;
 }
 
