@@ -533,6 +533,23 @@ static bool check_ssa(verifier *v, const rc_cfg *g) {
   return ok;
 }
 
+/* The checks that need the CFG: predecessor lists, phis, the entry, dominance. */
+static void check_cfg(verifier *v) {
+  const rc_kernel *k = v->k;
+  rc_cfg g;
+  rc_cfg_build(&g, k);
+  uint32_t *mark_a = rc_xcalloc(k->nblocks, sizeof *mark_a);
+  uint32_t *mark_b = rc_xcalloc(k->nblocks, sizeof *mark_b);
+  if (check_preds(v, &g, mark_a) && check_phis(v, mark_a, mark_b)) {
+    /* rule: Kernel — the entry block has no predecessors */
+    if (k->blocks[0]->npreds) fail(v, k->blocks[0], NULL, "the entry block has predecessors");
+    else check_ssa(v, &g);
+  }
+  free(mark_a);
+  free(mark_b);
+  rc_cfg_free(&g);
+}
+
 int rc_verify_kernel(rc_ctx *ctx, const rc_kernel *k) {
   verifier v = {ctx, k, false, NULL, NULL};
   /* rule: Kernel */
@@ -546,20 +563,7 @@ int rc_verify_kernel(rc_ctx *ctx, const rc_kernel *k) {
   v.def_pos = rc_xmalloc(nv * sizeof *v.def_pos);
   for (uint32_t i = 0; i < nv; i++) v.def_block[i] = RC_NONE;
   for (uint32_t b = 0; b < k->nblocks && !v.failed; b++) check_block(&v, b);
-  rc_cfg g = {0};
-  if (v.failed) goto done;
-  rc_cfg_build(&g, k);
-  uint32_t *mark_a = rc_xcalloc(k->nblocks, sizeof *mark_a);
-  uint32_t *mark_b = rc_xcalloc(k->nblocks, sizeof *mark_b);
-  if (check_preds(&v, &g, mark_a) && check_phis(&v, mark_a, mark_b)) {
-    /* rule: Kernel — the entry block has no predecessors */
-    if (k->blocks[0]->npreds) fail(&v, k->blocks[0], NULL, "the entry block has predecessors");
-    else check_ssa(&v, &g);
-  }
-  free(mark_a);
-  free(mark_b);
-done:
-  rc_cfg_free(&g);
+  if (!v.failed) check_cfg(&v);
   free(v.def_block);
   free(v.def_pos);
   return v.failed ? -1 : 0;
