@@ -1,6 +1,7 @@
 /* bench_parse: how fast the .rir parser and the verifier are on a big kernel.
  *
- *   build/bench/bench_parse [NBLOCKS] [REPEATS]     (default 1,000,000 blocks, best of 3)
+ *   build/bench/bench_parse [NBLOCKS] [REPEATS] [SAVE.rir]   (default 1,000,000 blocks, best of 3;
+ *                                                             SAVE.rir receives the generated text)
  *
  * Generates, as text, one thread-level kernel of NBLOCKS blocks made of a repeating mix of
  * shapes threaded by one SSA value: if-then-else diamonds with a phi at the join, counted loops
@@ -94,7 +95,7 @@ int main(int argc, char **argv) {
   unsigned nblocks = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 1000000;
   int repeats = argc > 2 ? atoi(argv[2]) : 3;
   if (nblocks < 8 || repeats < 1) {
-    fprintf(stderr, "usage: bench_parse [NBLOCKS >= 8] [REPEATS >= 1]\n");
+    fprintf(stderr, "usage: bench_parse [NBLOCKS >= 8] [REPEATS >= 1] [SAVE.rir]\n");
     return 2;
   }
   stamp t0 = now();
@@ -102,6 +103,13 @@ int main(int argc, char **argv) {
   unsigned made;
   char *text = generate(nblocks, &len, &made);
   double tgen = now().wall - t0.wall;
+  if (argc > 3) {
+    FILE *f = fopen(argv[3], "wb");
+    if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+      fprintf(stderr, "bench_parse: cannot write %s\n", argv[3]);
+      return 1;
+    }
+  }
   stamp best_parse = {1e30, 1e30}, best_verify = {1e30, 1e30}, best_print = {1e30, 1e30};
   for (int r = 0; r < repeats; r++) {
     rc_ctx ctx;

@@ -81,6 +81,10 @@ typedef enum rc_opcode {
 } rc_opcode;
 
 const char *rc_opcode_name(rc_opcode op);
+/* The opcode, type or predicate spelled by the n bytes at s (not NUL-terminated), or -1. */
+int rc_opcode_lookup(const char *s, size_t n);
+int rc_type_lookup(const char *s, size_t n);                  /* includes void and mask */
+int rc_cmp_lookup(const char *s, size_t n, bool is_float);
 bool rc_opcode_is_terminator(rc_opcode op);
 bool rc_opcode_is_int_binop(rc_opcode op);
 bool rc_opcode_is_float_binop(rc_opcode op);

@@ -6,6 +6,7 @@
  *   appears once in s->preds per occurrence in p's terminator.
  */
 #include "reconv/ir.h"
+#include "ir_internal.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -154,6 +155,18 @@ const char *rc_kernel_fresh_name(rc_kernel *k, const char *base) {
 
 /* ---- blocks -------------------------------------------------------------------------------------- */
 
+/* Append a named block to the kernel's list. */
+static rc_block *block_append(rc_kernel *k, rc_block *b) {
+  if (k->nblocks == k->blockcap) {
+    uint32_t ncap = k->blockcap ? k->blockcap * 2 : 8;
+    k->blocks = rc_arena_grow(&k->mod->arena, k->blocks, k->nblocks, ncap, sizeof *k->blocks);
+    k->blockcap = ncap;
+  }
+  b->id = k->nblocks;
+  k->blocks[k->nblocks++] = b;
+  return b;
+}
+
 rc_block *rc_block_new(rc_kernel *k, const char *name) {
   rc_block *b = rc_arena_alloc(&k->mod->arena, sizeof *b);
   b->parent = k;
@@ -164,14 +177,17 @@ rc_block *rc_block_new(rc_kernel *k, const char *name) {
     b->name = rc_kernel_fresh_name(k, name ? name : "bb");
     rc_strmap_put(&k->block_names, b->name, b);
   }
-  if (k->nblocks == k->blockcap) {
-    uint32_t ncap = k->blockcap ? k->blockcap * 2 : 8;
-    k->blocks = rc_arena_grow(&k->mod->arena, k->blocks, k->nblocks, ncap, sizeof *k->blocks);
-    k->blockcap = ncap;
-  }
-  b->id = k->nblocks;
-  k->blocks[k->nblocks++] = b;
-  return b;
+  return block_append(k, b);
+}
+
+rc_block *rc_block_find_or_new_(rc_kernel *k, const char *name, bool *created) {
+  /* one probe of the name map; when the block exists, the new one is left to the arena */
+  rc_block *b = rc_arena_alloc(&k->mod->arena, sizeof *b);
+  b->parent = k;
+  b->name = rc_arena_strdup(&k->mod->arena, name);
+  rc_block *old = rc_strmap_put_new(&k->block_names, b->name, b);
+  *created = old == NULL;
+  return old ? old : block_append(k, b);
 }
 
 void rc_block_move(rc_block *b, uint32_t index) {

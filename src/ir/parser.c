@@ -2,6 +2,7 @@
  * file:line:col with what was expected. Blocks and values may be used before their definition;
  * such uses are resolved (and type-checked) at the end of the kernel. Nothing here recurses, so
  * any input size is safe. */
+#include "ir_internal.h"
 #include "lexer.h"
 #include "reconv/ir.h"
 
@@ -162,22 +163,19 @@ static void *recall(parser *p, recent_entry *cache, const char *name, uint32_t h
   return strcmp(n, name) == 0 ? e->obj : NULL;
 }
 
-/* The block with this name, or NULL. */
-static rc_block *find_block(parser *p, const char *name) {
+/* The block with this name, created (not yet defined, first mentioned at line:col) when there is
+ * none. */
+static rc_block *block_named(parser *p, const char *name, uint32_t line, uint32_t col) {
   uint32_t h = hash_name(name);
   rc_block *b = recall(p, p->recent_blocks, name, h, true);
   if (b) return b;
-  b = rc_kernel_find_block(p->k, name);
-  if (b) remember(p, p->recent_blocks, h, b);
-  return b;
-}
-
-/* A new block with this name (which must be free). */
-static rc_block *new_block(parser *p, const char *name, uint32_t line, uint32_t col) {
-  rc_block *b = rc_block_new(p->k, name);
-  block_info bi = {false, 0, line, col};
-  rc_vec_push(&p->binfo, bi);
-  remember(p, p->recent_blocks, hash_name(name), b);
+  bool created;
+  b = rc_block_find_or_new_(p->k, name, &created);
+  if (created) {
+    block_info bi = {false, 0, line, col};
+    rc_vec_push(&p->binfo, bi);
+  }
+  remember(p, p->recent_blocks, h, b);
   return b;
 }
 
@@ -218,9 +216,7 @@ static bool define_value(parser *p, const char *name, rc_value *v) {
 
 static int parse_type_word(parser *p) {
   if (TOK->kind != TK_IDENT) return -1;
-  for (int t = 0; t < RC_TYPE_COUNT; t++)
-    if (text_is(TOK, rc_type_name((rc_type)t))) return t;
-  return -1;
+  return rc_type_lookup(TOK->text, TOK->len);
 }
 
 /* A value type (not void). */
@@ -240,9 +236,7 @@ static rc_block *block_ref(parser *p) {
     expected(p, "a block label");
     return NULL;
   }
-  const char *name = tok_name(p);
-  rc_block *b = find_block(p, name);
-  if (!b) b = new_block(p, name, TOK->line, TOK->col);
+  rc_block *b = block_named(p, tok_name(p), TOK->line, TOK->col);
   next(p);
   return b;
 }
@@ -369,17 +363,11 @@ static void place(parser *p, rc_instr *i, uint32_t idx, const opnd *o) {
 /* ---- instructions ---------------------------------------------------------------------------------- */
 
 static int lookup_opcode(parser *p) {
-  for (int op = 1; op < RC_OP_COUNT; op++)
-    if (text_is(TOK, rc_opcode_name((rc_opcode)op))) return op;
-  return -1;
+  return rc_opcode_lookup(TOK->text, TOK->len);
 }
 
 static int lookup_cmp(parser *p, bool is_float) {
-  for (int c = 0; c < RC_CMP_COUNT; c++) {
-    if (rc_cmp_is_float((rc_cmp)c) != is_float) continue;
-    if (text_is(TOK, rc_cmp_name((rc_cmp)c))) return c;
-  }
-  return -1;
+  return TOK->kind == TK_IDENT ? rc_cmp_lookup(TOK->text, TOK->len, is_float) : -1;
 }
 
 static rc_instr *new_instr(parser *p, rc_opcode op, rc_type t, uint32_t nops, uint32_t ntargets,
@@ -718,14 +706,11 @@ static bool parse_label(parser *p) {
   uint32_t line = TOK->line, col = TOK->col;
   if (!finish_block(p, line, col, "this label")) return false;
   const char *name = tok_name(p);
-  rc_block *b = find_block(p, name);
-  if (b) {
+  rc_block *b = block_named(p, name, line, col);
+  if (p->binfo.data[b->id].defined) {
     block_info *bi = &p->binfo.data[b->id];
-    if (bi->defined)
-      return perr_at(p, line, col, "redefinition of block %s (first defined at %u:%u)", name, bi->line,
-                     bi->col);
-  } else {
-    b = new_block(p, name, line, col);
+    return perr_at(p, line, col, "redefinition of block %s (first defined at %u:%u)", name, bi->line,
+                   bi->col);
   }
   block_info *bi = &p->binfo.data[b->id];
   bi->defined = true;

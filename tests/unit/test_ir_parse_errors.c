@@ -390,3 +390,49 @@ TEST(errors_go_to_the_context_only) {
   CHECK_STR_CONTAINS(d.text, "test.rir:1:7: error: expected a kernel name like @main, found end of file");
   CHECK(strstr(d.text + 1, "test.rir") == NULL); /* only the first was shown */
 }
+
+TEST(keyword_lookups) {
+  CHECK_EQ_INT(rc_opcode_lookup("add", 3), RC_OP_ADD);
+  CHECK_EQ_INT(rc_opcode_lookup("addx", 3), RC_OP_ADD); /* only n bytes count */
+  CHECK_EQ_INT(rc_opcode_lookup("ad", 2), -1);
+  CHECK_EQ_INT(rc_opcode_lookup("brexecz", 7), RC_OP_BREXECZ);
+  CHECK_EQ_INT(rc_opcode_lookup("br", 2), RC_OP_BR);
+  CHECK_EQ_INT(rc_opcode_lookup("", 0), -1);
+  CHECK_EQ_INT(rc_type_lookup("void", 4), RC_VOID);
+  CHECK_EQ_INT(rc_type_lookup("i16", 3), RC_I16);
+  CHECK_EQ_INT(rc_type_lookup("i1", 2), RC_I1);
+  CHECK_EQ_INT(rc_type_lookup("i", 1), -1);
+  CHECK_EQ_INT(rc_cmp_lookup("ult", 3, false), RC_CMP_ULT);
+  CHECK_EQ_INT(rc_cmp_lookup("ult", 3, true), RC_CMP_FULT);
+  CHECK_EQ_INT(rc_cmp_lookup("oeq", 3, false), -1);
+  CHECK_EQ_INT(rc_cmp_lookup("true", 4, true), RC_CMP_FTRUE);
+  for (int op = 1; op < RC_OP_COUNT; op++) {
+    const char *n = rc_opcode_name((rc_opcode)op);
+    CHECK_EQ_INT(rc_opcode_lookup(n, strlen(n)), op);
+  }
+}
+
+TEST(label_defined_long_after_its_first_use) {
+  /* a forward reference that has left the parser's cache of recent names by the time its label
+   * comes, and a label redefined after that */
+  rc_strbuf sb;
+  rc_sb_init(&sb);
+  rc_sb_puts(&sb, "kernel @k() {\nentry:\n  jmp far\n");
+  for (int i = 0; i < 5000; i++) rc_sb_printf(&sb, "b%d:\n  jmp b%d\n", i, i + 1);
+  rc_sb_puts(&sb, "b5000:\n  jmp far\nfar:\n  ret\n}\n");
+  test_diags d;
+  rc_module *m = expect_ok(&d, sb.data);
+  if (m) {
+    CHECK_EQ_INT(m->kernels[0]->nblocks, 5003);
+    CHECK(strcmp(m->kernels[0]->blocks[5002]->name, "far") == 0);
+    CHECK_EQ_INT(m->kernels[0]->blocks[5002]->npreds, 2);
+  }
+  rc_module_free(m);
+  /* the same with `b7:` defined again at the end (instead of the closing brace) */
+  sb.len -= 2;
+  rc_sb_puts(&sb, "b7:\n  ret\n}\n");
+  test_diags_init(&d);
+  CHECK(test_parse(&d, sb.data) == NULL);
+  CHECK_STR_CONTAINS(d.text, "error: redefinition of block b7 (first defined at 18:1)");
+  rc_sb_free(&sb);
+}
