@@ -3,7 +3,7 @@
 # FUZZ_TIME seconds each (default 60), starting from a seed corpus made of the .rir files under
 # examples/ and tests/golden/. The corpus grows in BUILD_DIR/corpus/NAME between runs; crashes are
 # written to BUILD_DIR/crashes/ and make the script exit 1. Turn each crash into a regression test
-# in tests/unit (see tests/fuzz/README.md).
+# in tests/unit (tests/fuzz/README.md says how).
 #
 #   scripts/fuzz.sh [BUILD_DIR]        FUZZ_TIME=600 scripts/fuzz.sh build-fuzz
 set -u

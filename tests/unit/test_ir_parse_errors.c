@@ -106,10 +106,16 @@ TEST(unterminated_block) {
   expect_error("kernel @k() {\nentry:\n  %a = add i32 1, 2\n}\n",
                "4:1: error: block entry does not end with a terminator (br, jmp, switch, ret, ...) "
                "before the end of the kernel");
+  expect_error("kernel @k() {\n}\n", "2:1: error: kernel @k has no blocks");
+}
+
+TEST(missing_terminator) {
   expect_error("kernel @k() {\nentry:\n  %a = add i32 1, 2\nnext:\n  ret\n}\n",
                "4:1: error: block entry does not end with a terminator (br, jmp, switch, ret, ...) "
                "before this label");
-  expect_error("kernel @k() {\n}\n", "2:1: error: kernel @k has no blocks");
+  expect_error("kernel @k() {\nentry:\nnext:\n  ret\n}\n",
+               "3:1: error: block entry does not end with a terminator (br, jmp, switch, ret, ...) "
+               "before this label");
 }
 
 TEST(instruction_after_terminator) {
