@@ -520,10 +520,24 @@ rc_value *rc_phi_value_for(const rc_instr *phi, const rc_block *from) {
 
 /* ---- cloning ------------------------------------------------------------------------------------------------ */
 
-static rc_value *clone_value(rc_kernel *nk, rc_value **map, const rc_value *v) {
+/* Cloning copies invalid IR as it is: a reference to a block, value or register that does not
+ * belong to the kernel (a removed block, a detached instruction, another kernel's value) is kept
+ * as the same pointer, so that the clone prints like the original and the verifier reports the
+ * same problem. Only references into the kernel are mapped to their copies. */
+static rc_block *clone_block(const rc_kernel *k, rc_kernel *nk, rc_block *b) {
+  return b && b->parent == k && b->id < k->nblocks && k->blocks[b->id] == b ? nk->blocks[b->id] : b;
+}
+
+static rc_value *clone_value(const rc_kernel *k, rc_kernel *nk, rc_value **map, rc_value *v) {
+  if (!v) return NULL;
   switch (v->kind) {
-  case RC_V_INSTR:
-  case RC_V_PARAM: return map[v->id];
+  case RC_V_INSTR: {
+    const rc_instr *d = (const rc_instr *)v;
+    bool ours = d->parent && d->parent->parent == k && v->id < k->nvalues;
+    return ours && map[v->id] ? map[v->id] : v;
+  }
+  case RC_V_PARAM:
+    return v->id < k->nparams && k->params[v->id] == v ? map[v->id] : v;
   case RC_V_CONST:
     return rc_type_is_float((rc_type)v->type) ? rc_const_float(nk, (rc_type)v->type, rc_const_fval(v))
                                               : rc_const_int(nk, (rc_type)v->type, rc_const_ival(v));
@@ -560,15 +574,21 @@ rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name
       ni->imm = i->imm;
       ni->line = i->line;
       ni->col = i->col;
-      if (i->reg) ni->reg = nk->regs[i->reg->id];
+      if (i->reg)
+        ni->reg = i->reg->id < k->nregs && k->regs[i->reg->id] == i->reg ? nk->regs[i->reg->id] : i->reg;
       if (i->v.name) rc_value_set_name(nk, &ni->v, i->v.name);
-      if (i->v.id != RC_NONE) map[i->v.id] = &ni->v;
-      if (i->op == RC_OP_SWITCH && i->ntargets > 1)
+      if (i->v.id < k->nvalues) map[i->v.id] = &ni->v;
+      if (i->op == RC_OP_SWITCH && i->ntargets > 1 && i->cases)
         memcpy(ni->cases, i->cases, (i->ntargets - 1) * sizeof *i->cases);
-      /* targets before attaching, so that edges are added once */
+      /* targets of the kernel before attaching, so that their edges are added once; others
+       * (invalid IR) after, so that cloning adds no edges to blocks outside the clone */
       if (i->op != RC_OP_PHI)
-        for (uint32_t t = 0; t < i->ntargets; t++) ni->targets[t] = nk->blocks[i->targets[t]->id];
+        for (uint32_t t = 0; t < i->ntargets; t++)
+          if (clone_block(k, nk, i->targets[t]) != i->targets[t]) ni->targets[t] = clone_block(k, nk, i->targets[t]);
       rc_instr_append(nk->blocks[b], ni);
+      if (i->op != RC_OP_PHI)
+        for (uint32_t t = 0; t < i->ntargets; t++)
+          if (!ni->targets[t]) ni->targets[t] = i->targets[t];
     }
   }
   for (uint32_t b = 0; b < k->nblocks; b++) {
@@ -576,9 +596,9 @@ rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, ni = ni->next) {
       if (i->op == RC_OP_PHI) {
         for (uint32_t o = 0; o < i->nops; o++)
-          rc_phi_add_incoming(ni, clone_value(nk, map, i->ops[o]), nk->blocks[i->targets[o]->id]);
+          rc_phi_add_incoming(ni, clone_value(k, nk, map, i->ops[o]), clone_block(k, nk, i->targets[o]));
       } else {
-        for (uint32_t o = 0; o < i->nops; o++) ni->ops[o] = clone_value(nk, map, i->ops[o]);
+        for (uint32_t o = 0; o < i->nops; o++) ni->ops[o] = clone_value(k, nk, map, i->ops[o]);
       }
     }
   }

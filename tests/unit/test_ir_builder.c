@@ -455,3 +455,34 @@ TEST(constants_are_canonical) {
   CHECK_EQ_INT(sw->cases[1], 44);
   rc_module_free(t.m);
 }
+
+TEST(regression_clone_of_a_phi_naming_a_removed_block) {
+  /* found by prop_ir_builder: rc_term_set_target leaves phis alone (by design), so a phi can keep
+   * an entry for a block that is later removed; cloning such a kernel read blocks[RC_NONE]. The
+   * clone now keeps the dangling reference, prints like the original and fails the verifier the
+   * same way. */
+  diamond t;
+  diamond_init(&t);
+  rc_term_set_target(rc_block_term(t.C), 0, t.B); /* C -> B; D's phi still names C */
+  rc_term_set_target(t.br, 1, t.B);                 /* entry -> B twice; C has no predecessors */
+  rc_block_remove(t.C);
+  CHECK(t.phi->targets[1] == t.C && t.C->parent == NULL);
+  rc_module *cm = rc_module_new(&t.d.ctx, NULL);
+  rc_kernel *c = rc_kernel_clone(cm, t.k, "k");
+  CHECK(c != NULL);
+  char *a = test_print(t.m), *b = test_print(cm);
+  CHECK(strcmp(a, b) == 0);
+  CHECK_STR_CONTAINS(b, "phi i32 [%b, B], [%d, C]");
+  free(a);
+  free(b);
+  CHECK(!verifies(&t));
+  char first[512];
+  snprintf(first, sizeof first, "%s", t.d.text);
+  t.d.len = 0;
+  t.d.text[0] = 0;
+  CHECK(rc_verify_kernel(&t.d.ctx, c) != 0);
+  CHECK_STR_CONTAINS(t.d.text, "operand refers to an instruction of a removed block (C)");
+  CHECK_STR_CONTAINS(first, "operand refers to an instruction of a removed block (C)");
+  rc_module_free(cm);
+  rc_module_free(t.m);
+}
