@@ -27,9 +27,8 @@ for f in "${fuzzers[@]}"; do
   mkdir -p "$corpus" "$seeds"
   # the seeds are refreshed on every run so that new examples and tests join the corpus
   find examples tests/golden -name '*.rir' -type f -exec cp {} "$seeds/" \; 2>/dev/null
-  dict=()
+  dict=() # tests/fuzz/NAME.dict for fuzz_NAME, when there is one
   [ -f "tests/fuzz/${name#fuzz_}.dict" ] && dict=(-dict="tests/fuzz/${name#fuzz_}.dict")
-  [ -f tests/fuzz/rir.dict ] && [ ${#dict[@]} -eq 0 ] && dict=(-dict=tests/fuzz/rir.dict)
   echo "fuzz.sh: running $name for ${time}s (corpus $corpus)"
   par=()
   [ "$jobs" -gt 1 ] && par=(-jobs="$jobs" -workers="$jobs")
