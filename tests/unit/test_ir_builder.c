@@ -476,7 +476,7 @@ TEST(regression_clone_of_a_phi_naming_a_removed_block) {
   free(a);
   free(b);
   CHECK(!verifies(&t));
-  char first[512];
+  char first[sizeof t.d.text];
   snprintf(first, sizeof first, "%s", t.d.text);
   t.d.len = 0;
   t.d.text[0] = 0;
