@@ -583,8 +583,10 @@ rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name
       /* targets of the kernel before attaching, so that their edges are added once; others
        * (invalid IR) after, so that cloning adds no edges to blocks outside the clone */
       if (i->op != RC_OP_PHI)
-        for (uint32_t t = 0; t < i->ntargets; t++)
-          if (clone_block(k, nk, i->targets[t]) != i->targets[t]) ni->targets[t] = clone_block(k, nk, i->targets[t]);
+        for (uint32_t t = 0; t < i->ntargets; t++) {
+          rc_block *own = clone_block(k, nk, i->targets[t]);
+          if (own != i->targets[t]) ni->targets[t] = own;
+        }
       rc_instr_append(nk->blocks[b], ni);
       if (i->op != RC_OP_PHI)
         for (uint32_t t = 0; t < i->ntargets; t++)

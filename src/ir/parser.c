@@ -2,8 +2,8 @@
  * file:line:col with what was expected. Blocks and values may be used before their definition;
  * such uses are resolved (and type-checked) at the end of the kernel. Nothing here recurses, so
  * any input size is safe. */
-#include "ir_internal.h"
 #include "lexer.h"
+#include "parse_names.h"
 #include "reconv/ir.h"
 
 #include <math.h>
@@ -33,30 +33,12 @@ typedef struct opnd {
   uint32_t line, col;
 } opnd;
 
-/* A direct-mapped cache of recently seen names (per kind: blocks, values). Most references in
- * a kernel are to names defined or mentioned shortly before, so the cache answers them from
- * memory that is still hot; the kernel's hash maps, which grow to millions of entries on big
- * inputs and then miss the CPU caches on every probe, are asked only when it does not. */
-#define RECENT_SIZE 2048
-typedef struct recent_entry {
-  uint32_t hash, gen; /* gen: the kernel the entry belongs to (0 = empty) */
-  void *obj;          /* rc_block * or rc_value * */
-} recent_entry;
-
-#define CONST_CACHE_BITS 10
-typedef struct const_entry {
-  uint32_t gen; /* kernel (0 = empty) */
-  uint32_t type;
-  uint64_t bits;
-  rc_value *v;
-} const_entry;
-
 typedef struct parser {
   rc_ctx *ctx;
   lexer lx;
   rc_module *m;
   rc_kernel *k;
-  rc_strmap numbered; /* "%123" names (which values do not keep) -> value, current kernel */
+  parse_names names; /* blocks, values and constants of the kernel being parsed */
   RC_VEC(fixup) fixups;
   RC_VEC(block_info) binfo; /* by block id at creation */
   uint32_t ndefined;
@@ -64,9 +46,6 @@ typedef struct parser {
   bool cur_terminated;
   bool failed;
   char name[LEX_MAX_NAME + 1]; /* scratch copy of the current token's name, for look-ups */
-  recent_entry *recent_blocks, *recent_values;
-  const_entry *consts; /* 1 << CONST_CACHE_BITS entries */
-  uint32_t gen;                /* kernels started so far */
   uint32_t op_line, op_col;    /* position of the opcode word of the current instruction */
 } parser;
 
@@ -131,12 +110,6 @@ static const char *tok_dup(parser *p) {
 
 /* The current token's text as a C string in the parser's scratch buffer (valid until the next
  * call); look-ups use it so that only names that are stored get copied into the arena. */
-static uint32_t hash_name(const char *s) {
-  uint32_t h = 2166136261u; /* FNV-1a */
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
-
 static const char *tok_name(parser *p) {
   size_t n = TOK->len < LEX_MAX_NAME ? TOK->len : LEX_MAX_NAME;
   memcpy(p->name, TOK->text, n);
@@ -144,72 +117,16 @@ static const char *tok_name(parser *p) {
   return p->name;
 }
 
-static recent_entry *recent_slot(recent_entry *cache, uint32_t hash) {
-  return &cache[hash & (RECENT_SIZE - 1)];
-}
-
-static void remember(parser *p, recent_entry *cache, uint32_t hash, void *obj) {
-  recent_entry *e = recent_slot(cache, hash);
-  e->hash = hash;
-  e->gen = p->gen;
-  e->obj = obj;
-}
-
-/* The cached object for `name` (which has `hash`), or NULL; name_of gives an object's name. */
-static void *recall(parser *p, recent_entry *cache, const char *name, uint32_t hash, bool is_block) {
-  recent_entry *e = recent_slot(cache, hash);
-  if (e->gen != p->gen || e->hash != hash) return NULL;
-  const char *n = is_block ? ((rc_block *)e->obj)->name : ((rc_value *)e->obj)->name;
-  return strcmp(n, name) == 0 ? e->obj : NULL;
-}
-
 /* The block with this name, created (not yet defined, first mentioned at line:col) when there is
  * none. */
 static rc_block *block_named(parser *p, const char *name, uint32_t line, uint32_t col) {
-  uint32_t h = hash_name(name);
-  rc_block *b = recall(p, p->recent_blocks, name, h, true);
-  if (b) return b;
   bool created;
-  b = rc_block_find_or_new_(p->k, name, &created);
+  rc_block *b = names_block(&p->names, name, &created);
   if (created) {
     block_info bi = {false, 0, line, col};
     rc_vec_push(&p->binfo, bi);
   }
-  remember(p, p->recent_blocks, h, b);
   return b;
-}
-
-/* ---- values ------------------------------------------------------------------------------------ */
-
-/* %123: a number, which the IR does not keep as a name (the printer renumbers unnamed values) */
-static bool is_number(const char *name) {
-  for (const char *c = name; *c; c++)
-    if (*c < '0' || *c > '9') return false;
-  return *name != 0;
-}
-
-/* The value a %name refers to in the current kernel, or NULL. Names live in the kernel's own map
- * (rc_kernel_find_value); only %123 names need the parser's map. */
-static rc_value *lookup_value(parser *p, const char *name) {
-  if (is_number(name)) return rc_strmap_get(&p->numbered, name);
-  uint32_t h = hash_name(name);
-  rc_value *v = recall(p, p->recent_values, name, h, false);
-  if (v) return v;
-  v = rc_kernel_find_value(p->k, name);
-  if (v) remember(p, p->recent_values, h, v);
-  return v;
-}
-
-/* Give v the name written in the text; false when the name is taken in this kernel. */
-static bool define_value(parser *p, const char *name, rc_value *v) {
-  if (!is_number(name)) {
-    if (!rc_value_set_name(p->k, v, name)) return false;
-    remember(p, p->recent_values, hash_name(name), v);
-    return true;
-  }
-  if (rc_strmap_get(&p->numbered, name)) return false;
-  rc_strmap_put(&p->numbered, rc_arena_strdup(&p->m->arena, name), v);
-  return true;
 }
 
 /* ---- types ------------------------------------------------------------------------------------ */
@@ -243,41 +160,6 @@ static rc_block *block_ref(parser *p) {
 
 /* ---- operands ---------------------------------------------------------------------------------------- */
 
-/* Constants: operands that are the same constant of the same type share one rc_const within a
- * kernel (as they may in IR built by passes), remembered in a small direct-mapped cache. On big
- * kernels this saves an allocation for most constant operands. */
-static rc_value *shared_const(parser *p, rc_type t, uint64_t bits, rc_value *(*make)(parser *, rc_type, uint64_t)) {
-  uint64_t h = (bits ^ ((uint64_t)t << 56)) * 0x9e3779b97f4a7c15ull;
-  const_entry *e = &p->consts[h >> (64 - CONST_CACHE_BITS)];
-  if (e->gen == p->gen && e->type == t && e->bits == bits) return e->v;
-  e->gen = p->gen;
-  e->type = t;
-  e->bits = bits;
-  e->v = make(p, t, bits);
-  return e->v;
-}
-
-static rc_value *make_int(parser *p, rc_type t, uint64_t bits) {
-  return rc_const_int(p->k, t, (int64_t)bits);
-}
-
-static rc_value *make_float(parser *p, rc_type t, uint64_t bits) {
-  double f;
-  memcpy(&f, &bits, sizeof f);
-  return rc_const_float(p->k, t, f);
-}
-
-static rc_value *int_const(parser *p, rc_type t, int64_t value) {
-  return shared_const(p, t, (uint64_t)rc_int_canon(t, value), make_int);
-}
-
-static rc_value *float_const(parser *p, rc_type t, double value) {
-  double f = t == RC_F32 ? (double)(float)value : value; /* as rc_const_float stores it */
-  uint64_t bits;
-  memcpy(&bits, &f, sizeof bits);
-  return shared_const(p, t, bits, make_float);
-}
-
 static bool int_fits(rc_type t, const token *tk) {
   unsigned bits = rc_type_bits(t);
   if (bits >= 64) return true;
@@ -296,7 +178,7 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
   switch (TOK->kind) {
   case TK_LOCAL: {
     const char *name = tok_name(p);
-    rc_value *v = lookup_value(p, name);
+    rc_value *v = names_value(&p->names, name);
     if (v) {
       if (v->type != t)
         return perr(p, "%%%s has type %s but is used as %s", name, rc_type_name((rc_type)v->type),
@@ -309,10 +191,10 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
   }
   case TK_INT:
     if (rc_type_is_float(t)) {
-      o->v = float_const(p, t, TOK->fval);
+      o->v = names_float_const(&p->names, t, TOK->fval);
     } else if (rc_type_is_int(t) || t == RC_PTR || t == RC_MASK) {
       if (!int_fits(t, TOK)) return perr(p, "constant does not fit in %s", rc_type_name(t));
-      o->v = int_const(p, t, TOK->ival);
+      o->v = names_int_const(&p->names, t, TOK->ival);
     } else {
       return perr(p, "a number cannot have type %s", rc_type_name(t));
     }
@@ -321,20 +203,20 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
     if (!rc_type_is_float(t)) return perr(p, "floating-point constant used as %s", rc_type_name(t));
     if (t == RC_F32 && isfinite(TOK->fval) && isinf((float)TOK->fval))
       return perr(p, "constant is too large for f32");
-    o->v = float_const(p, t, TOK->fval);
+    o->v = names_float_const(&p->names, t, TOK->fval);
     return next(p);
   case TK_IDENT:
     if (tok_is(p, "true") || tok_is(p, "false")) {
       if (t != RC_I1) return perr(p, "true and false have type i1, not %s", rc_type_name(t));
-      o->v = int_const(p, RC_I1, tok_is(p, "true"));
+      o->v = names_int_const(&p->names, RC_I1, tok_is(p, "true"));
     } else if (tok_is(p, "undef")) {
       o->v = rc_undef(k, t);
     } else if (tok_is(p, "null")) {
       if (t != RC_PTR) return perr(p, "null has type ptr, not %s", rc_type_name(t));
-      o->v = int_const(p, RC_PTR, 0);
+      o->v = names_int_const(&p->names, RC_PTR, 0);
     } else if (tok_is(p, "inf") || tok_is(p, "nan")) {
       if (!rc_type_is_float(t)) return perr(p, "floating-point constant used as %s", rc_type_name(t));
-      o->v = float_const(p, t, tok_is(p, "inf") ? INFINITY : NAN);
+      o->v = names_float_const(&p->names, t, tok_is(p, "inf") ? INFINITY : NAN);
     } else {
       return expected(p, "a value (%name, a constant, true, false or undef)");
     }
@@ -679,7 +561,8 @@ static bool parse_instruction(parser *p) {
   if (has_result) {
     if (i->v.type == RC_VOID)
       return perr_at(p, rline, rcol, "'%s' does not produce a value", rc_opcode_name((rc_opcode)op));
-    if (!define_value(p, result, &i->v)) return perr_at(p, rline, rcol, "redefinition of %%%s", result);
+    if (!names_define_value(&p->names, result, &i->v))
+      return perr_at(p, rline, rcol, "redefinition of %%%s", result);
   }
   rc_instr_append(p->cur, i);
   if (rc_opcode_is_terminator((rc_opcode)op)) p->cur_terminated = true;
@@ -754,7 +637,7 @@ static bool end_kernel(parser *p) {
                      k->blocks[b]->name);
   for (uint32_t f = 0; f < p->fixups.len; f++) {
     fixup *fx = &p->fixups.data[f];
-    rc_value *v = lookup_value(p, fx->name);
+    rc_value *v = names_value(&p->names, fx->name);
     if (!v) return perr_at(p, fx->line, fx->col, "use of undefined value %%%s", fx->name);
     if (v->type != fx->expected)
       return perr_at(p, fx->line, fx->col, "%%%s has type %s but is used as %s", fx->name,
@@ -782,9 +665,7 @@ static bool parse_kernel(parser *p) {
   p->k->line = line;
   p->k->col = col;
   next(p);
-  rc_strmap_free(&p->numbered);
-  rc_strmap_init(&p->numbered);
-  p->gen++; /* forget the names of the previous kernel */
+  names_begin_kernel(&p->names, p->k);
   p->fixups.len = 0;
   p->binfo.len = 0;
   p->ndefined = 0;
@@ -798,7 +679,7 @@ static bool parse_kernel(parser *p) {
       if (TOK->kind != TK_LOCAL) return expected(p, "a parameter name like %n");
       const char *pname = tok_name(p);
       rc_value *v = rc_kernel_add_param(p->k, t, NULL);
-      if (!define_value(p, pname, v)) return perr(p, "redefinition of %%%s", pname);
+      if (!names_define_value(&p->names, pname, v)) return perr(p, "redefinition of %%%s", pname);
       next(p);
     } while (accept(p, TK_COMMA));
   }
@@ -851,18 +732,12 @@ static rc_module *parse(rc_ctx *ctx, const char *filename, const char *text, siz
   p->ctx = ctx;
   p->m = rc_module_new(ctx, filename);
   lex_init(&p->lx, ctx, p->m->filename, text, len);
-  rc_strmap_init(&p->numbered);
-  p->recent_blocks = rc_xcalloc(RECENT_SIZE, sizeof *p->recent_blocks);
-  p->recent_values = rc_xcalloc(RECENT_SIZE, sizeof *p->recent_values);
-  p->consts = rc_xcalloc((size_t)1 << CONST_CACHE_BITS, sizeof *p->consts);
+  names_init(&p->names, p->m);
   next(p);
   while (!p->failed && TOK->kind != TK_EOF) parse_kernel(p);
   if (!p->failed && p->m->nkernels == 0) perr_at(p, 1, 1, "no kernel in the input (expected 'kernel @name(...) { ... }')");
   lex_free(&p->lx);
-  rc_strmap_free(&p->numbered);
-  free(p->recent_blocks);
-  free(p->recent_values);
-  free(p->consts);
+  names_free(&p->names);
   rc_vec_free(&p->fixups);
   rc_vec_free(&p->binfo);
   if (!p->failed && verify && rc_verify_module(ctx, p->m) != 0) p->failed = true;

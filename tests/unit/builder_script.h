@@ -83,7 +83,8 @@ static bool script_check(script *s, uint32_t *counts) {
     for (uint32_t i = 0; i < blk->npreds; i++) counts[blk->preds[i]->id]++;
     for (uint32_t e = g.pred_start[b]; e < g.pred_start[b + 1]; e++) {
       uint32_t q = g.preds[e];
-      if (counts[q] == 0 && ok) ok = script_fail(s, "edge %s -> %s missing from preds", k->blocks[q]->name, blk->name);
+      if (counts[q] == 0 && ok)
+        ok = script_fail(s, "edge %s -> %s missing from preds", k->blocks[q]->name, blk->name);
       if (counts[q]) counts[q]--;
     }
     for (uint32_t i = 0; i < blk->npreds; i++) {
@@ -188,7 +189,8 @@ static int run_builder_script(const uint8_t *data, size_t size, char *why, size_
       rc_block_remove(b);
       for (uint32_t i = 0; i < nsucc; i++)
         for (rc_instr *phi = succ[i]->first; phi && phi->op == RC_OP_PHI; phi = phi->next)
-          if (rc_phi_index_of(phi, b) >= 0) script_fail(&s, "a phi of %s still names the removed block", succ[i]->name);
+          if (rc_phi_index_of(phi, b) >= 0)
+            script_fail(&s, "a phi of %s still names the removed block", succ[i]->name);
       break;
     }
     case 7: { /* remove every block the entry cannot reach, in one batch */

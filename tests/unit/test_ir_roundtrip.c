@@ -116,7 +116,9 @@ TEST(every_rir_file_round_trips) {
   find_rir_files(examples, &files);
   uint32_t nexamples = files.len;
   find_rir_files(tests, &files);
-  if (nexamples == 0) fprintf(stderr, "no examples under %s: run from the repository root or set RECONV_SOURCE_DIR\n", examples);
+  if (nexamples == 0)
+    fprintf(stderr, "no examples under %s: run from the repository root or set RECONV_SOURCE_DIR\n",
+            examples);
   CHECK(nexamples >= 1); /* the walk found the examples (examples/thesis/ at least) */
   CHECK(files.len > nexamples);
   int checked = 0;
