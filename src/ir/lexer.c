@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 void lex_init(lexer *lx, rc_ctx *ctx, const char *file, const char *text, size_t len) {
   memset(lx, 0, sizeof *lx);
   lx->ctx = ctx;
