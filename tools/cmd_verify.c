@@ -48,10 +48,11 @@ int cmd_verify(int argc, char **argv) {
   int rc = EXIT_OK;
   if (kname && !cli_pick_kernel(&ctx, m, kname)) rc = EXIT_BAD_INPUT;
   if (rc == EXIT_OK && !quiet) {
+    const char *shown = m->filename ? m->filename : file; /* "<stdin>" for "-" */
     if (kname)
-      printf("%s: kernel @%s is valid\n", file, kname[0] == '@' ? kname + 1 : kname);
+      printf("%s: kernel @%s is valid\n", shown, kname[0] == '@' ? kname + 1 : kname);
     else
-      printf("%s: %u kernel%s valid\n", file, m->nkernels, m->nkernels == 1 ? " is" : "s are");
+      printf("%s: %u kernel%s valid\n", shown, m->nkernels, m->nkernels == 1 ? " is" : "s are");
   }
   rc_module_free(m);
   return rc;

@@ -115,6 +115,7 @@ void rc_sb_printf(rc_strbuf *sb, const char *fmt, ...)
 typedef struct rc_strmap_entry {
   const char *key; /* not owned */
   void *value;
+  uint64_t hash;   /* rc_hash_bytes of key */
 } rc_strmap_entry;
 typedef struct rc_strmap {
   rc_strmap_entry *slots;
@@ -125,6 +126,9 @@ void rc_strmap_free(rc_strmap *m);
 void *rc_strmap_get(const rc_strmap *m, const char *key);
 /* Insert or replace; the key pointer must stay valid as long as the map. */
 void rc_strmap_put(rc_strmap *m, const char *key, void *value);
+/* Insert unless the key is there with a non-NULL value: returns that value, or NULL after
+ * inserting (one probe instead of a get and a put). */
+void *rc_strmap_put_new(rc_strmap *m, const char *key, void *value);
 uint64_t rc_hash_bytes(const void *p, size_t n, uint64_t seed);
 
 /* ---- 64-bit-keyed hash map (open addressing); key UINT64_MAX is reserved ------------------------- */

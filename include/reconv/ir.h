@@ -81,6 +81,10 @@ typedef enum rc_opcode {
 } rc_opcode;
 
 const char *rc_opcode_name(rc_opcode op);
+/* The opcode, type or predicate spelled by the n bytes at s (not NUL-terminated), or -1. */
+int rc_opcode_lookup(const char *s, size_t n);
+int rc_type_lookup(const char *s, size_t n);                  /* includes void and mask */
+int rc_cmp_lookup(const char *s, size_t n, bool is_float);
 bool rc_opcode_is_terminator(rc_opcode op);
 bool rc_opcode_is_int_binop(rc_opcode op);
 bool rc_opcode_is_float_binop(rc_opcode op);
@@ -248,6 +252,7 @@ struct rc_kernel {
   rc_strmap block_names;    /* name -> block (NULL value: free again) */
   rc_strmap value_names;    /* name -> value */
   rc_strmap fresh_counters; /* base -> next number for rc_kernel_fresh_name */
+  rc_strmap reg_names;      /* name -> register */
 };
 
 struct rc_module {
@@ -256,6 +261,7 @@ struct rc_module {
   const char *filename; /* for diagnostics; may be NULL */
   rc_kernel **kernels;
   uint32_t nkernels, kernelcap;
+  rc_strmap kernel_names; /* name -> kernel */
 };
 
 /* ---- module and kernel ------------------------------------------------------------------------ */
@@ -263,7 +269,8 @@ struct rc_module {
 rc_module *rc_module_new(rc_ctx *ctx, const char *filename);
 void rc_module_free(rc_module *m);
 rc_kernel *rc_module_find_kernel(const rc_module *m, const char *name);
-/* Deep copy of a kernel into module `into` (which may be its own module) under a new name. */
+/* Deep copy of a kernel into module `into` (which may be its own module) under a new name; NULL
+ * when the name is taken. References outside the kernel (invalid IR) are copied as they are. */
 rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name);
 
 rc_kernel *rc_kernel_new(rc_module *m, const char *name); /* NULL if the name is taken */

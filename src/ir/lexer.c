@@ -3,12 +3,11 @@
 #include "lexer.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_NAME 1024
 
 void lex_init(lexer *lx, rc_ctx *ctx, const char *file, const char *text, size_t len) {
   memset(lx, 0, sizeof *lx);
@@ -34,10 +33,17 @@ static void advance(lexer *lx) {
   if (*lx->p == '\n') {
     lx->line++;
     lx->col = 1;
-  } else {
+  } else if (lx->col < UINT32_MAX) { /* columns saturate on absurdly long lines */
     lx->col++;
   }
   lx->p++;
+}
+
+/* Move over n bytes known to hold no newline (a name, a comment's text, spaces). */
+static void advance_n(lexer *lx, size_t n) {
+  lx->p += n;
+  uint64_t col = (uint64_t)lx->col + n;
+  lx->col = col > UINT32_MAX ? UINT32_MAX : (uint32_t)col;
 }
 
 static bool is_name_start(int c) {
@@ -48,11 +54,31 @@ static bool is_name_char(int c) {
   return is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-static tok_kind lex_error(lexer *lx, uint32_t line, uint32_t col, const char *msg, int c) {
-  if (c >= 0x20 && c < 0x7f)
-    rc_report(lx->ctx, RC_SEV_ERROR, lx->file, line, col, msg, c);
-  else
-    rc_report(lx->ctx, RC_SEV_ERROR, lx->file, line, col, "%s", "unexpected byte in input (not text?)");
+/* Length of the run of name characters at p (the hot loop of the lexer on big inputs). */
+static size_t name_run(const char *p, const char *end) {
+  const char *q = p;
+  while (q < end && is_name_char((unsigned char)*q)) q++;
+  return (size_t)(q - p);
+}
+
+/* A byte as messages show it: 'c' when printable, else its code (the input need not be text). */
+static const char *show_byte(int c, char buf[16]) {
+  if (c < 0) snprintf(buf, 16, "end of file");
+  else if (c >= 0x20 && c < 0x7f) snprintf(buf, 16, "'%c'", c);
+  else snprintf(buf, 16, "byte 0x%02x", (unsigned)c);
+  return buf;
+}
+
+static tok_kind lex_error(lexer *lx, uint32_t line, uint32_t col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static tok_kind lex_error(lexer *lx, uint32_t line, uint32_t col, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  rc_vreport(lx->ctx, RC_SEV_ERROR, lx->file, line, col, fmt, ap);
+  va_end(ap);
   lx->tok.kind = TK_ERROR;
   return TK_ERROR;
 }
@@ -76,18 +102,18 @@ void lex_describe(const token *t, char *buf, size_t size) {
 static tok_kind lex_name(lexer *lx, tok_kind kind, bool allow_digit_start) {
   token *t = &lx->tok;
   uint32_t line = lx->line, col = lx->col;
-  if (kind != TK_IDENT) advance(lx); /* the sigil */
+  char sigil = kind != TK_IDENT ? *lx->p : 0;
+  if (kind != TK_IDENT) advance(lx);
   t->text = lx->p;
   int c = peekc(lx, 0);
-  if (!(is_name_start(c) || (allow_digit_start && c >= '0' && c <= '9')))
-    return lex_error(lx, line, col, "expected a name after '%c'", t->text[-1]);
-  while (is_name_char(peekc(lx, 0))) advance(lx);
-  t->len = (size_t)(lx->p - t->text);
-  if (t->len > MAX_NAME) {
-    rc_report(lx->ctx, RC_SEV_ERROR, lx->file, line, col, "name longer than %d characters", MAX_NAME);
-    t->kind = TK_ERROR;
-    return TK_ERROR;
+  if (!(is_name_start(c) || (allow_digit_start && c >= '0' && c <= '9'))) {
+    char b[16];
+    return lex_error(lx, line, col, "expected a name after '%c', found %s", sigil, show_byte(c, b));
   }
+  advance_n(lx, name_run(lx->p, lx->end));
+  t->len = (size_t)(lx->p - t->text);
+  if (t->len > LEX_MAX_NAME)
+    return lex_error(lx, line, col, "name longer than %d characters", LEX_MAX_NAME);
   t->kind = kind;
   return kind;
 }
@@ -100,39 +126,48 @@ static bool is_hex(int c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* Numbers: [-+]? ( 0x HEX+ | DIGITS ( . DIGITS )? ( [eE] [-+]? DIGITS )? | inf | nan ).
- * Integers are kept as 64-bit patterns (up to 2^64-1, down to -2^63); a '.' or exponent makes a
- * float. */
+/* Numbers (docs/ir.md, "Lexical structure"):
+ *   [-+]? ( 0x HEX+ | DIGITS ( . DIGITS )? ( [eE] [-+]? DIGITS )? | inf | nan )
+ * Integers are decimal (a leading 0 does not mean octal) or hexadecimal and are kept as 64-bit
+ * patterns, from -2^63 up to 2^64-1. A '.' or an exponent makes a float, which must be finite
+ * (write inf for infinity). */
 static tok_kind lex_number(lexer *lx) {
   token *t = &lx->tok;
   uint32_t line = lx->line, col = lx->col;
   const char *start = lx->p;
+  char b[16];
   bool neg = false;
   if (peekc(lx, 0) == '-' || peekc(lx, 0) == '+') {
     neg = peekc(lx, 0) == '-';
     advance(lx);
   }
   t->text = start;
-  if (peekc(lx, 0) == 'i' || peekc(lx, 0) == 'n') { /* inf, nan */
+  t->negative = neg;
+  if (peekc(lx, 0) == 'i' || peekc(lx, 0) == 'n') { /* -inf, +inf, -nan, +nan */
     const char *w = peekc(lx, 0) == 'i' ? "inf" : "nan";
     for (int i = 0; i < 3; i++) {
-      if (peekc(lx, 0) != w[i]) return lex_error(lx, line, col, "malformed number near '%c'", peekc(lx, 0));
+      if (peekc(lx, 0) != w[i])
+        return lex_error(lx, line, col, "malformed number: %s after the sign", show_byte(peekc(lx, 0), b));
       advance(lx);
     }
-    if (is_name_char(peekc(lx, 0))) return lex_error(lx, line, col, "malformed number near '%c'", peekc(lx, 0));
+    if (is_name_char(peekc(lx, 0)))
+      return lex_error(lx, line, col, "malformed number: %s after '%.4s'", show_byte(peekc(lx, 0), b), start);
     t->kind = TK_FLOAT;
-    t->fval = w[0] == 'i' ? (neg ? -INFINITY : INFINITY) : NAN;
+    t->fval = copysign(w[0] == 'i' ? INFINITY : NAN, neg ? -1.0 : 1.0); /* -nan: sign bit set */
     t->len = (size_t)(lx->p - start);
     return TK_FLOAT;
   }
-  bool is_float = false;
+  bool is_float = false, is_hex_int = false;
   if (peekc(lx, 0) == '0' && (peekc(lx, 1) == 'x' || peekc(lx, 1) == 'X')) {
+    is_hex_int = true;
     advance(lx);
     advance(lx);
-    if (!is_hex(peekc(lx, 0))) return lex_error(lx, line, col, "malformed hexadecimal number%c", ' ');
+    if (!is_hex(peekc(lx, 0)))
+      return lex_error(lx, line, col, "malformed hexadecimal number: %s after '0x'", show_byte(peekc(lx, 0), b));
     while (is_hex(peekc(lx, 0))) advance(lx);
   } else {
-    if (!is_digit(peekc(lx, 0))) return lex_error(lx, line, col, "unexpected character '%c'", *start);
+    if (!is_digit(peekc(lx, 0)))
+      return lex_error(lx, line, col, "unexpected character '%c'", *start);
     while (is_digit(peekc(lx, 0))) advance(lx);
     if (peekc(lx, 0) == '.' && is_digit(peekc(lx, 1))) {
       is_float = true;
@@ -150,9 +185,10 @@ static tok_kind lex_number(lexer *lx) {
     }
   }
   if (is_name_char(peekc(lx, 0)))
-    return lex_error(lx, line, col, "malformed number near '%c'", peekc(lx, 0));
+    return lex_error(lx, line, col, "malformed number: %s after '%.*s'", show_byte(peekc(lx, 0), b),
+                     (int)((size_t)(lx->p - start) > 40 ? 40 : (size_t)(lx->p - start)), start);
   t->len = (size_t)(lx->p - start);
-  if (t->len > 400) return lex_error(lx, line, col, "number too long%c", ' ');
+  if (t->len > 400) return lex_error(lx, line, col, "number longer than 400 characters");
   char buf[512];
   memcpy(buf, start, t->len);
   buf[t->len] = 0;
@@ -160,34 +196,36 @@ static tok_kind lex_number(lexer *lx) {
   if (is_float) {
     t->kind = TK_FLOAT;
     t->fval = strtod(buf, NULL);
+    if (isinf(t->fval))
+      return lex_error(lx, line, col, "floating-point number '%s' is too large for f64", buf);
     return TK_FLOAT;
   }
   const char *digits = buf + (buf[0] == '-' || buf[0] == '+');
-  unsigned long long u = strtoull(digits, NULL, 0);
-  if (errno == ERANGE || (neg && u > (unsigned long long)INT64_MAX + 1)) {
-    rc_report(lx->ctx, RC_SEV_ERROR, lx->file, line, col, "integer '%s' does not fit in 64 bits", buf);
-    t->kind = TK_ERROR;
-    return TK_ERROR;
-  }
+  unsigned long long u = strtoull(digits, NULL, is_hex_int ? 16 : 10);
+  if (errno == ERANGE || (neg && u > (unsigned long long)INT64_MAX + 1))
+    return lex_error(lx, line, col, "integer '%s' does not fit in 64 bits", buf);
   t->kind = TK_INT;
   t->ival = neg ? (int64_t)(0 - u) : (int64_t)u;
-  t->negative = neg;
   t->fval = neg ? -(double)u : (double)u;
   return TK_INT;
 }
 
+/* Strings: "..." on one line with the escapes \" \\ \n; any other byte but NUL stands for itself. */
 static tok_kind lex_string(lexer *lx) {
   token *t = &lx->tok;
   uint32_t line = lx->line, col = lx->col;
   advance(lx); /* opening quote */
   rc_charvec s = {0};
+  char b[16];
   for (;;) {
     int c = peekc(lx, 0);
     if (c < 0 || c == '\n') {
       rc_vec_free(&s);
-      rc_report(lx->ctx, RC_SEV_ERROR, lx->file, line, col, "unterminated string");
-      t->kind = TK_ERROR;
-      return TK_ERROR;
+      return lex_error(lx, line, col, "unterminated string");
+    }
+    if (c == 0) {
+      rc_vec_free(&s);
+      return lex_error(lx, lx->line, lx->col, "NUL byte in a string");
     }
     advance(lx);
     if (c == '"') break;
@@ -195,7 +233,8 @@ static tok_kind lex_string(lexer *lx) {
       int e = peekc(lx, 0);
       if (e != '"' && e != '\\' && e != 'n') {
         rc_vec_free(&s);
-        return lex_error(lx, lx->line, lx->col, "unknown escape '\\%c' in string", e < 0 ? ' ' : e);
+        return lex_error(lx, lx->line, lx->col, "unknown escape %s in a string (use \\\" \\\\ or \\n)",
+                         show_byte(e, b));
       }
       advance(lx);
       c = e == 'n' ? '\n' : e;
@@ -215,10 +254,13 @@ tok_kind lex_next(lexer *lx) {
   /* skip whitespace and comments */
   for (;;) {
     int c = peekc(lx, 0);
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      advance_n(lx, 1);
+    } else if (c == '\n') {
       advance(lx);
-    } else if (c == ';') {
-      while (peekc(lx, 0) >= 0 && peekc(lx, 0) != '\n') advance(lx);
+    } else if (c == ';') { /* to the end of the line */
+      const char *nl = memchr(lx->p, '\n', (size_t)(lx->end - lx->p));
+      advance_n(lx, (size_t)((nl ? nl : lx->end) - lx->p));
     } else {
       break;
     }
@@ -251,5 +293,7 @@ tok_kind lex_next(lexer *lx) {
     lex_name(lx, TK_IDENT, false);
     return t->kind;
   }
-  return lex_error(lx, t->line, t->col, "unexpected character '%c'", c);
+  char b[16];
+  return lex_error(lx, t->line, t->col, "unexpected %s%s", c >= 0x20 && c < 0x7f ? "character " : "",
+                   show_byte(c, b));
 }

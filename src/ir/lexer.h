@@ -4,6 +4,8 @@
 
 #include "reconv/base.h"
 
+#define LEX_MAX_NAME 1024 /* longest name (identifier, %value, @kernel, $register) */
+
 typedef enum tok_kind {
   TK_EOF,
   TK_IDENT,  /* keyword, opcode, type, label: [A-Za-z_.][A-Za-z0-9_.]* */

@@ -6,6 +6,7 @@
  *   appears once in s->preds per occurrence in p's terminator.
  */
 #include "reconv/ir.h"
+#include "ir_internal.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -28,15 +29,15 @@ void rc_module_free(rc_module *m) {
     rc_strmap_free(&m->kernels[i]->block_names);
     rc_strmap_free(&m->kernels[i]->value_names);
     rc_strmap_free(&m->kernels[i]->fresh_counters);
+    rc_strmap_free(&m->kernels[i]->reg_names);
   }
+  rc_strmap_free(&m->kernel_names);
   rc_arena_free(&m->arena);
   free(m);
 }
 
 rc_kernel *rc_module_find_kernel(const rc_module *m, const char *name) {
-  for (uint32_t i = 0; i < m->nkernels; i++)
-    if (strcmp(m->kernels[i]->name, name) == 0) return m->kernels[i];
-  return NULL;
+  return rc_strmap_get(&m->kernel_names, name);
 }
 
 /* ---- kernels ------------------------------------------------------------------------------------ */
@@ -53,6 +54,7 @@ rc_kernel *rc_kernel_new(rc_module *m, const char *name) {
     m->kernelcap = ncap;
   }
   m->kernels[m->nkernels++] = k;
+  rc_strmap_put(&m->kernel_names, k->name, k);
   return k;
 }
 
@@ -70,12 +72,12 @@ bool rc_value_set_name(rc_kernel *k, rc_value *v, const char *name) {
     v->name = NULL;
     return true;
   }
-  if (rc_strmap_get(&k->value_names, name)) {
+  char *copy = rc_arena_strdup(&k->mod->arena, name); /* left to the arena when taken */
+  if (rc_strmap_put_new(&k->value_names, copy, v)) {
     v->name = NULL;
     return false;
   }
-  v->name = rc_arena_strdup(&k->mod->arena, name);
-  rc_strmap_put(&k->value_names, v->name, v);
+  v->name = copy;
   return true;
 }
 
@@ -111,6 +113,7 @@ rc_reg *rc_kernel_add_reg(rc_kernel *k, rc_type t, bool scalar, const char *name
     }
     r->name = rc_arena_strdup(&k->mod->arena, buf);
   }
+  rc_strmap_put(&k->reg_names, r->name, r);
   if (k->nregs == k->regcap) {
     uint32_t ncap = k->regcap ? k->regcap * 2 : 4;
     k->regs = rc_arena_grow(&k->mod->arena, k->regs, k->nregs, ncap, sizeof *k->regs);
@@ -121,9 +124,7 @@ rc_reg *rc_kernel_add_reg(rc_kernel *k, rc_type t, bool scalar, const char *name
 }
 
 rc_reg *rc_kernel_find_reg(const rc_kernel *k, const char *name) {
-  for (uint32_t i = 0; i < k->nregs; i++)
-    if (strcmp(k->regs[i]->name, name) == 0) return k->regs[i];
-  return NULL;
+  return rc_strmap_get(&k->reg_names, name);
 }
 
 void rc_kernel_set_run_spec(rc_kernel *k, const char *spec) {
@@ -154,16 +155,8 @@ const char *rc_kernel_fresh_name(rc_kernel *k, const char *base) {
 
 /* ---- blocks -------------------------------------------------------------------------------------- */
 
-rc_block *rc_block_new(rc_kernel *k, const char *name) {
-  rc_block *b = rc_arena_alloc(&k->mod->arena, sizeof *b);
-  b->parent = k;
-  if (!name)
-    b->name = rc_kernel_fresh_name(k, "bb");
-  else if (rc_strmap_get(&k->block_names, name))
-    b->name = rc_kernel_fresh_name(k, name);
-  else
-    b->name = rc_arena_strdup(&k->mod->arena, name);
-  rc_strmap_put(&k->block_names, b->name, b);
+/* Append a named block to the kernel's list. */
+static rc_block *block_append(rc_kernel *k, rc_block *b) {
   if (k->nblocks == k->blockcap) {
     uint32_t ncap = k->blockcap ? k->blockcap * 2 : 8;
     k->blocks = rc_arena_grow(&k->mod->arena, k->blocks, k->nblocks, ncap, sizeof *k->blocks);
@@ -172,6 +165,29 @@ rc_block *rc_block_new(rc_kernel *k, const char *name) {
   b->id = k->nblocks;
   k->blocks[k->nblocks++] = b;
   return b;
+}
+
+rc_block *rc_block_new(rc_kernel *k, const char *name) {
+  rc_block *b = rc_arena_alloc(&k->mod->arena, sizeof *b);
+  b->parent = k;
+  char *copy = name ? rc_arena_strdup(&k->mod->arena, name) : NULL;
+  if (copy && !rc_strmap_put_new(&k->block_names, copy, b)) { /* one probe: free, and now taken */
+    b->name = copy;
+  } else {
+    b->name = rc_kernel_fresh_name(k, name ? name : "bb");
+    rc_strmap_put(&k->block_names, b->name, b);
+  }
+  return block_append(k, b);
+}
+
+rc_block *rc_block_find_or_new_(rc_kernel *k, const char *name, bool *created) {
+  /* one probe of the name map; when the block exists, the new one is left to the arena */
+  rc_block *b = rc_arena_alloc(&k->mod->arena, sizeof *b);
+  b->parent = k;
+  b->name = rc_arena_strdup(&k->mod->arena, name);
+  rc_block *old = rc_strmap_put_new(&k->block_names, b->name, b);
+  *created = old == NULL;
+  return old ? old : block_append(k, b);
 }
 
 void rc_block_move(rc_block *b, uint32_t index) {
@@ -187,10 +203,14 @@ void rc_block_move(rc_block *b, uint32_t index) {
   for (uint32_t i = lo; i <= hi; i++) k->blocks[i]->id = i;
 }
 
+/* Record the edge p -> s. Either block may be a removed one (no parent) when a caller edits or
+ * branches to it by mistake, which the verifier then reports; the memory comes from the other. */
 static void pred_add(rc_block *s, rc_block *p) {
   if (s->npreds == s->predcap) {
     uint32_t ncap = s->predcap ? s->predcap * 2 : 2;
-    s->preds = rc_arena_grow(&s->parent->mod->arena, s->preds, s->npreds, ncap, sizeof *s->preds);
+    rc_kernel *k = p->parent ? p->parent : s->parent;
+    assert(k && "an edge between two removed blocks");
+    s->preds = rc_arena_grow(&k->mod->arena, s->preds, s->npreds, ncap, sizeof *s->preds);
     s->predcap = ncap;
   }
   s->preds[s->npreds++] = p;
@@ -245,13 +265,14 @@ static void drop_phi_entries(rc_block *s, rc_block *p) {
   }
 }
 
+/* Remove b's terminator and with it every edge b -> s. All edges from b to s come from that one
+ * terminator, so every successor loses its phi entries for b, even one reached by two edges
+ * (`br %c, S, S`); dropping again for the second edge finds nothing left. */
 static void block_unlink_outgoing(rc_block *b) {
   rc_instr *t = rc_block_term(b);
   if (!t) return;
-  for (uint32_t i = 0; i < t->ntargets; i++) {
-    rc_block *s = t->targets[i];
-    if (rc_block_count_pred(s, b) == 1) drop_phi_entries(s, b);
-  }
+  for (uint32_t i = 0; i < t->ntargets; i++)
+    if (t->targets[i]) drop_phi_entries(t->targets[i], b);
   rc_instr_detach(t);
 }
 
@@ -499,10 +520,24 @@ rc_value *rc_phi_value_for(const rc_instr *phi, const rc_block *from) {
 
 /* ---- cloning ------------------------------------------------------------------------------------------------ */
 
-static rc_value *clone_value(rc_kernel *nk, rc_value **map, const rc_value *v) {
+/* Cloning copies invalid IR as it is: a reference to a block, value or register that does not
+ * belong to the kernel (a removed block, a detached instruction, another kernel's value) is kept
+ * as the same pointer, so that the clone prints like the original and the verifier reports the
+ * same problem. Only references into the kernel are mapped to their copies. */
+static rc_block *clone_block(const rc_kernel *k, rc_kernel *nk, rc_block *b) {
+  return b && b->parent == k && b->id < k->nblocks && k->blocks[b->id] == b ? nk->blocks[b->id] : b;
+}
+
+static rc_value *clone_value(const rc_kernel *k, rc_kernel *nk, rc_value **map, rc_value *v) {
+  if (!v) return NULL;
   switch (v->kind) {
-  case RC_V_INSTR:
-  case RC_V_PARAM: return map[v->id];
+  case RC_V_INSTR: {
+    const rc_instr *d = (const rc_instr *)v;
+    bool ours = d->parent && d->parent->parent == k && v->id < k->nvalues;
+    return ours && map[v->id] ? map[v->id] : v;
+  }
+  case RC_V_PARAM:
+    return v->id < k->nparams && k->params[v->id] == v ? map[v->id] : v;
   case RC_V_CONST:
     return rc_type_is_float((rc_type)v->type) ? rc_const_float(nk, (rc_type)v->type, rc_const_fval(v))
                                               : rc_const_int(nk, (rc_type)v->type, rc_const_ival(v));
@@ -539,15 +574,23 @@ rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name
       ni->imm = i->imm;
       ni->line = i->line;
       ni->col = i->col;
-      if (i->reg) ni->reg = nk->regs[i->reg->id];
+      if (i->reg)
+        ni->reg = i->reg->id < k->nregs && k->regs[i->reg->id] == i->reg ? nk->regs[i->reg->id] : i->reg;
       if (i->v.name) rc_value_set_name(nk, &ni->v, i->v.name);
-      if (i->v.id != RC_NONE) map[i->v.id] = &ni->v;
-      if (i->op == RC_OP_SWITCH && i->ntargets > 1)
+      if (i->v.id < k->nvalues) map[i->v.id] = &ni->v;
+      if (i->op == RC_OP_SWITCH && i->ntargets > 1 && i->cases)
         memcpy(ni->cases, i->cases, (i->ntargets - 1) * sizeof *i->cases);
-      /* targets before attaching, so that edges are added once */
+      /* targets of the kernel before attaching, so that their edges are added once; others
+       * (invalid IR) after, so that cloning adds no edges to blocks outside the clone */
       if (i->op != RC_OP_PHI)
-        for (uint32_t t = 0; t < i->ntargets; t++) ni->targets[t] = nk->blocks[i->targets[t]->id];
+        for (uint32_t t = 0; t < i->ntargets; t++) {
+          rc_block *own = clone_block(k, nk, i->targets[t]);
+          if (own != i->targets[t]) ni->targets[t] = own;
+        }
       rc_instr_append(nk->blocks[b], ni);
+      if (i->op != RC_OP_PHI)
+        for (uint32_t t = 0; t < i->ntargets; t++)
+          if (!ni->targets[t]) ni->targets[t] = i->targets[t];
     }
   }
   for (uint32_t b = 0; b < k->nblocks; b++) {
@@ -555,9 +598,9 @@ rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, ni = ni->next) {
       if (i->op == RC_OP_PHI) {
         for (uint32_t o = 0; o < i->nops; o++)
-          rc_phi_add_incoming(ni, clone_value(nk, map, i->ops[o]), nk->blocks[i->targets[o]->id]);
+          rc_phi_add_incoming(ni, clone_value(k, nk, map, i->ops[o]), clone_block(k, nk, i->targets[o]));
       } else {
-        for (uint32_t o = 0; o < i->nops; o++) ni->ops[o] = clone_value(nk, map, i->ops[o]);
+        for (uint32_t o = 0; o < i->nops; o++) ni->ops[o] = clone_value(k, nk, map, i->ops[o]);
       }
     }
   }

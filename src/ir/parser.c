@@ -3,8 +3,10 @@
  * such uses are resolved (and type-checked) at the end of the kernel. Nothing here recurses, so
  * any input size is safe. */
 #include "lexer.h"
+#include "parse_names.h"
 #include "reconv/ir.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +38,15 @@ typedef struct parser {
   lexer lx;
   rc_module *m;
   rc_kernel *k;
-  rc_strmap values; /* text name (without '%') -> value, for the current kernel */
+  parse_names names; /* blocks, values and constants of the kernel being parsed */
   RC_VEC(fixup) fixups;
   RC_VEC(block_info) binfo; /* by block id at creation */
   uint32_t ndefined;
   rc_block *cur;
   bool cur_terminated;
   bool failed;
+  char name[LEX_MAX_NAME + 1]; /* scratch copy of the current token's name, for look-ups */
+  uint32_t op_line, op_col;    /* position of the opcode word of the current instruction */
 } parser;
 
 #define TOK (&p->lx.tok)
@@ -90,23 +94,46 @@ static bool expect(parser *p, tok_kind k, const char *what) {
   return next(p);
 }
 
+/* Is the token's text exactly `word`? No strlen: the parser compares every identifier with the
+ * opcode, type and predicate names, so this is on the hot path of big inputs. */
+static bool text_is(const token *t, const char *word) {
+  return word[0] == t->text[0] && strncmp(word, t->text, t->len) == 0 && word[t->len] == 0;
+}
+
 static bool tok_is(const parser *p, const char *word) {
-  return TOK->kind == TK_IDENT && TOK->len == strlen(word) && memcmp(TOK->text, word, TOK->len) == 0;
+  return TOK->kind == TK_IDENT && text_is(TOK, word);
 }
 
 static const char *tok_dup(parser *p) {
   return rc_arena_strndup(&p->m->arena, TOK->text, TOK->len);
 }
 
+/* The current token's text as a C string in the parser's scratch buffer (valid until the next
+ * call); look-ups use it so that only names that are stored get copied into the arena. */
+static const char *tok_name(parser *p) {
+  size_t n = TOK->len < LEX_MAX_NAME ? TOK->len : LEX_MAX_NAME;
+  memcpy(p->name, TOK->text, n);
+  p->name[n] = 0;
+  return p->name;
+}
+
+/* The block with this name, created (not yet defined, first mentioned at line:col) when there is
+ * none. */
+static rc_block *block_named(parser *p, const char *name, uint32_t line, uint32_t col) {
+  bool created;
+  rc_block *b = names_block(&p->names, name, &created);
+  if (created) {
+    block_info bi = {false, 0, line, col};
+    rc_vec_push(&p->binfo, bi);
+  }
+  return b;
+}
+
 /* ---- types ------------------------------------------------------------------------------------ */
 
 static int parse_type_word(parser *p) {
   if (TOK->kind != TK_IDENT) return -1;
-  for (int t = 0; t < RC_TYPE_COUNT; t++) {
-    const char *n = rc_type_name((rc_type)t);
-    if (TOK->len == strlen(n) && memcmp(TOK->text, n, TOK->len) == 0) return t;
-  }
-  return -1;
+  return rc_type_lookup(TOK->text, TOK->len);
 }
 
 /* A value type (not void). */
@@ -126,13 +153,7 @@ static rc_block *block_ref(parser *p) {
     expected(p, "a block label");
     return NULL;
   }
-  const char *name = tok_dup(p);
-  rc_block *b = rc_kernel_find_block(p->k, name);
-  if (!b) {
-    b = rc_block_new(p->k, name);
-    block_info bi = {false, 0, TOK->line, TOK->col};
-    rc_vec_push(&p->binfo, bi);
-  }
+  rc_block *b = block_named(p, tok_name(p), TOK->line, TOK->col);
   next(p);
   return b;
 }
@@ -156,44 +177,46 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
   rc_kernel *k = p->k;
   switch (TOK->kind) {
   case TK_LOCAL: {
-    const char *name = tok_dup(p);
-    rc_value *v = rc_strmap_get(&p->values, name);
+    const char *name = tok_name(p);
+    rc_value *v = names_value(&p->names, name);
     if (v) {
       if (v->type != t)
         return perr(p, "%%%s has type %s but is used as %s", name, rc_type_name((rc_type)v->type),
                     rc_type_name(t));
       o->v = v;
     } else {
-      o->fwd = name;
+      o->fwd = tok_dup(p);
     }
     return next(p);
   }
   case TK_INT:
     if (rc_type_is_float(t)) {
-      o->v = rc_const_float(k, t, TOK->fval);
+      o->v = names_float_const(&p->names, t, TOK->fval);
     } else if (rc_type_is_int(t) || t == RC_PTR || t == RC_MASK) {
       if (!int_fits(t, TOK)) return perr(p, "constant does not fit in %s", rc_type_name(t));
-      o->v = rc_const_int(k, t, TOK->ival);
+      o->v = names_int_const(&p->names, t, TOK->ival);
     } else {
       return perr(p, "a number cannot have type %s", rc_type_name(t));
     }
     return next(p);
   case TK_FLOAT:
     if (!rc_type_is_float(t)) return perr(p, "floating-point constant used as %s", rc_type_name(t));
-    o->v = rc_const_float(k, t, TOK->fval);
+    if (t == RC_F32 && isfinite(TOK->fval) && isinf((float)TOK->fval))
+      return perr(p, "constant is too large for f32");
+    o->v = names_float_const(&p->names, t, TOK->fval);
     return next(p);
   case TK_IDENT:
     if (tok_is(p, "true") || tok_is(p, "false")) {
       if (t != RC_I1) return perr(p, "true and false have type i1, not %s", rc_type_name(t));
-      o->v = rc_const_bool(k, tok_is(p, "true"));
+      o->v = names_int_const(&p->names, RC_I1, tok_is(p, "true"));
     } else if (tok_is(p, "undef")) {
       o->v = rc_undef(k, t);
     } else if (tok_is(p, "null")) {
       if (t != RC_PTR) return perr(p, "null has type ptr, not %s", rc_type_name(t));
-      o->v = rc_const_int(k, RC_PTR, 0);
+      o->v = names_int_const(&p->names, RC_PTR, 0);
     } else if (tok_is(p, "inf") || tok_is(p, "nan")) {
       if (!rc_type_is_float(t)) return perr(p, "floating-point constant used as %s", rc_type_name(t));
-      o->v = rc_const_float(k, t, tok_is(p, "inf") ? 1.0 / 0.0 : 0.0 / 0.0);
+      o->v = names_float_const(&p->names, t, tok_is(p, "inf") ? INFINITY : NAN);
     } else {
       return expected(p, "a value (%name, a constant, true, false or undef)");
     }
@@ -222,20 +245,11 @@ static void place(parser *p, rc_instr *i, uint32_t idx, const opnd *o) {
 /* ---- instructions ---------------------------------------------------------------------------------- */
 
 static int lookup_opcode(parser *p) {
-  for (int op = 1; op < RC_OP_COUNT; op++) {
-    const char *n = rc_opcode_name((rc_opcode)op);
-    if (TOK->len == strlen(n) && memcmp(TOK->text, n, TOK->len) == 0) return op;
-  }
-  return -1;
+  return rc_opcode_lookup(TOK->text, TOK->len);
 }
 
 static int lookup_cmp(parser *p, bool is_float) {
-  for (int c = 0; c < RC_CMP_COUNT; c++) {
-    if (rc_cmp_is_float((rc_cmp)c) != is_float) continue;
-    const char *n = rc_cmp_name((rc_cmp)c);
-    if (TOK->len == strlen(n) && memcmp(TOK->text, n, TOK->len) == 0) return c;
-  }
-  return -1;
+  return TOK->kind == TK_IDENT ? rc_cmp_lookup(TOK->text, TOK->len, is_float) : -1;
 }
 
 static rc_instr *new_instr(parser *p, rc_opcode op, rc_type t, uint32_t nops, uint32_t ntargets,
@@ -248,7 +262,7 @@ static rc_instr *new_instr(parser *p, rc_opcode op, rc_type t, uint32_t nops, ui
 
 static bool wave_only(parser *p, rc_opcode op) {
   if (p->k->level == RC_LEVEL_WAVE) return true;
-  return perr(p, "'%s' is only allowed in wave kernels", rc_opcode_name(op));
+  return perr_at(p, p->op_line, p->op_col, "'%s' is only allowed in wave kernels", rc_opcode_name(op));
 }
 
 /* Parse the part after the opcode word; returns the new (detached) instruction or NULL. */
@@ -350,10 +364,8 @@ static rc_instr *parse_body(parser *p, rc_opcode op, uint32_t line, uint32_t col
       return perr(p, "the mask type is only allowed in wave kernels"), NULL;
     next(p);
     if (TOK->kind != TK_GLOBAL) return expected(p, "a builtin name like @global_id"), NULL;
-    char name[80];
-    snprintf(name, sizeof name, "%.*s", (int)(TOK->len < 70 ? TOK->len : 70), TOK->text);
-    int bi = rc_builtin_lookup(name);
-    if (bi < 0) return perr(p, "unknown builtin @%s", name), NULL;
+    int bi = rc_builtin_lookup(tok_name(p));
+    if (bi < 0) return perr(p, "unknown builtin @%.80s", p->name), NULL;
     next(p);
     if (!expect(p, TK_LPAREN, "'('")) return NULL;
     opnd args[8];
@@ -371,7 +383,7 @@ static rc_instr *parse_body(parser *p, rc_opcode op, uint32_t line, uint32_t col
     return i;
   }
   case RC_OP_PHI: {
-    if (p->k->level == RC_LEVEL_WAVE) return perr(p, "wave kernels have no phis"), NULL;
+    if (p->k->level == RC_LEVEL_WAVE) return perr_at(p, p->op_line, p->op_col, "wave kernels have no phis"), NULL;
     if (!parse_type(p, &t)) return NULL;
     i = new_instr(p, op, t, 0, 0, line, col);
     do {
@@ -401,10 +413,8 @@ static rc_instr *parse_body(parser *p, rc_opcode op, uint32_t line, uint32_t col
   case RC_OP_RSET: {
     if (!wave_only(p, op)) return NULL;
     if (TOK->kind != TK_REG) return expected(p, "a register like $m0"), NULL;
-    char name[80];
-    snprintf(name, sizeof name, "%.*s", (int)(TOK->len < 70 ? TOK->len : 70), TOK->text);
-    rc_reg *r = rc_kernel_find_reg(p->k, name);
-    if (!r) return perr(p, "unknown register $%s (declare it with `reg`)", name), NULL;
+    rc_reg *r = rc_kernel_find_reg(p->k, tok_name(p));
+    if (!r) return perr(p, "unknown register $%.80s (declare it with `reg`)", p->name), NULL;
     next(p);
     if (op == RC_OP_RGET) {
       i = new_instr(p, op, (rc_type)r->type, 0, 0, line, col);
@@ -520,10 +530,13 @@ static bool parse_annotations(parser *p, rc_instr *i) {
 
 static bool parse_instruction(parser *p) {
   uint32_t line = TOK->line, col = TOK->col;
-  const char *result = NULL;
+  char result[LEX_MAX_NAME + 1];
+  bool has_result = false;
   uint32_t rline = 0, rcol = 0;
   if (TOK->kind == TK_LOCAL) {
-    result = tok_dup(p);
+    has_result = true;
+    const char *name = tok_name(p);
+    memcpy(result, name, strlen(name) + 1);
     rline = TOK->line;
     rcol = TOK->col;
     next(p);
@@ -540,16 +553,16 @@ static bool parse_instruction(parser *p) {
   if (p->cur_terminated)
     return perr_at(p, line, col, "instruction after the terminator of block %s (start a new block with a label)",
                    p->cur->name);
+  p->op_line = TOK->line;
+  p->op_col = TOK->col;
   next(p);
   rc_instr *i = parse_body(p, (rc_opcode)op, line, col);
   if (!i || !parse_annotations(p, i)) return false;
-  if (result) {
+  if (has_result) {
     if (i->v.type == RC_VOID)
       return perr_at(p, rline, rcol, "'%s' does not produce a value", rc_opcode_name((rc_opcode)op));
-    if (rc_strmap_get(&p->values, result))
+    if (!names_define_value(&p->names, result, &i->v))
       return perr_at(p, rline, rcol, "redefinition of %%%s", result);
-    rc_strmap_put(&p->values, result, &i->v);
-    rc_value_set_name(p->k, &i->v, result);
   }
   rc_instr_append(p->cur, i);
   if (rc_opcode_is_terminator((rc_opcode)op)) p->cur_terminated = true;
@@ -575,17 +588,12 @@ static bool finish_block(parser *p, uint32_t line, uint32_t col, const char *bef
 static bool parse_label(parser *p) {
   uint32_t line = TOK->line, col = TOK->col;
   if (!finish_block(p, line, col, "this label")) return false;
-  const char *name = tok_dup(p);
-  rc_block *b = rc_kernel_find_block(p->k, name);
-  if (b) {
+  const char *name = tok_name(p);
+  rc_block *b = block_named(p, name, line, col);
+  if (p->binfo.data[b->id].defined) {
     block_info *bi = &p->binfo.data[b->id];
-    if (bi->defined)
-      return perr_at(p, line, col, "redefinition of block %s (first defined at %u:%u)", name, bi->line,
-                     bi->col);
-  } else {
-    b = rc_block_new(p->k, name);
-    block_info bi0 = {false, 0, line, col};
-    rc_vec_push(&p->binfo, bi0);
+    return perr_at(p, line, col, "redefinition of block %s (first defined at %u:%u)", name, bi->line,
+                   bi->col);
   }
   block_info *bi = &p->binfo.data[b->id];
   bi->defined = true;
@@ -629,7 +637,7 @@ static bool end_kernel(parser *p) {
                      k->blocks[b]->name);
   for (uint32_t f = 0; f < p->fixups.len; f++) {
     fixup *fx = &p->fixups.data[f];
-    rc_value *v = rc_strmap_get(&p->values, fx->name);
+    rc_value *v = names_value(&p->names, fx->name);
     if (!v) return perr_at(p, fx->line, fx->col, "use of undefined value %%%s", fx->name);
     if (v->type != fx->expected)
       return perr_at(p, fx->line, fx->col, "%%%s has type %s but is used as %s", fx->name,
@@ -657,8 +665,7 @@ static bool parse_kernel(parser *p) {
   p->k->line = line;
   p->k->col = col;
   next(p);
-  rc_strmap_free(&p->values);
-  rc_strmap_init(&p->values);
+  names_begin_kernel(&p->names, p->k);
   p->fixups.len = 0;
   p->binfo.len = 0;
   p->ndefined = 0;
@@ -670,11 +677,9 @@ static bool parse_kernel(parser *p) {
       rc_type t;
       if (!parse_type(p, &t)) return false;
       if (TOK->kind != TK_LOCAL) return expected(p, "a parameter name like %n");
-      const char *pname = tok_dup(p);
-      if (rc_strmap_get(&p->values, pname)) return perr(p, "redefinition of %%%s", pname);
-      rc_value *v = rc_kernel_add_param(p->k, t, pname);
-      if (!v) return perr(p, "redefinition of %%%s", pname);
-      rc_strmap_put(&p->values, pname, v);
+      const char *pname = tok_name(p);
+      rc_value *v = rc_kernel_add_param(p->k, t, NULL);
+      if (!names_define_value(&p->names, pname, v)) return perr(p, "redefinition of %%%s", pname);
       next(p);
     } while (accept(p, TK_COMMA));
   }
@@ -688,7 +693,7 @@ static bool parse_kernel(parser *p) {
     next(p);
   }
   if (!expect(p, TK_LBRACE, "'{'")) return false;
-  while (tok_is(p, "reg")) {
+  while (tok_is(p, "reg") && !label_follows(&p->lx)) { /* `reg:` is a block label */
     if (!wave) return perr(p, "registers are only allowed in wave kernels");
     next(p);
     bool scalar;
@@ -727,12 +732,12 @@ static rc_module *parse(rc_ctx *ctx, const char *filename, const char *text, siz
   p->ctx = ctx;
   p->m = rc_module_new(ctx, filename);
   lex_init(&p->lx, ctx, p->m->filename, text, len);
-  rc_strmap_init(&p->values);
+  names_init(&p->names, p->m);
   next(p);
   while (!p->failed && TOK->kind != TK_EOF) parse_kernel(p);
   if (!p->failed && p->m->nkernels == 0) perr_at(p, 1, 1, "no kernel in the input (expected 'kernel @name(...) { ... }')");
   lex_free(&p->lx);
-  rc_strmap_free(&p->values);
+  names_free(&p->names);
   rc_vec_free(&p->fixups);
   rc_vec_free(&p->binfo);
   if (!p->failed && verify && rc_verify_module(ctx, p->m) != 0) p->failed = true;

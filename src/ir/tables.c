@@ -60,6 +60,24 @@ const char *rc_opcode_name(rc_opcode op) {
   return op < RC_OP_COUNT && opcode_names[op] ? opcode_names[op] : "?";
 }
 
+/* Is the word of n bytes at s exactly `name`? (The parser asks this for every identifier, so no
+ * strlen: compare the first byte, then the rest.) */
+static bool word_is(const char *s, size_t n, const char *name) {
+  return name && n && name[0] == s[0] && strncmp(name, s, n) == 0 && name[n] == 0;
+}
+
+int rc_opcode_lookup(const char *s, size_t n) {
+  for (int op = 1; op < RC_OP_COUNT; op++)
+    if (word_is(s, n, opcode_names[op])) return op;
+  return -1;
+}
+
+int rc_type_lookup(const char *s, size_t n) {
+  for (int t = 0; t < RC_TYPE_COUNT; t++)
+    if (word_is(s, n, type_names[t])) return t;
+  return -1;
+}
+
 bool rc_opcode_is_terminator(rc_opcode op) {
   return op >= RC_OP_BR && op <= RC_OP_BREXECZ;
 }
@@ -88,6 +106,12 @@ const char *rc_cmp_name(rc_cmp c) {
 
 bool rc_cmp_is_float(rc_cmp c) {
   return c >= RC_CMP_OEQ && c < RC_CMP_COUNT;
+}
+
+int rc_cmp_lookup(const char *s, size_t n, bool is_float) {
+  for (int c = 0; c < RC_CMP_COUNT; c++)
+    if (rc_cmp_is_float((rc_cmp)c) == is_float && word_is(s, n, cmp_names[c])) return c;
+  return -1;
 }
 
 static const rc_builtin_info builtins[RC_BI_COUNT] = {

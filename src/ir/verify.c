@@ -1,5 +1,10 @@
-/* The verifier: the rules of docs/ir.md, section "Well-formedness". It stops at the first problem
- * in a kernel and reports it with the source position when the IR came from text. */
+/* The verifier: the rules of docs/ir.md, section "Well-formedness". Each `rule:` comment below
+ * names the section of docs/ir.md it implements. The checks run in phases so that each phase may
+ * rely on the previous ones (operands are only typed once they are known to exist, predecessor
+ * lists only compared once every target is a block of the kernel, dominance only checked on a
+ * consistent CFG). Every phase is linear in the size of the kernel (plus a sort of switch cases),
+ * so kernels of a million blocks verify in well under a second. The verifier stops at the first
+ * problem and reports it with the source position when the IR came from text. */
 #include "reconv/analysis.h"
 #include "reconv/ir.h"
 
@@ -10,6 +15,9 @@ typedef struct verifier {
   rc_ctx *ctx;
   const rc_kernel *k;
   bool failed;
+  /* per value id: the block and position of its defining instruction (RC_NONE: none seen yet),
+   * filled while checking the blocks and used by the SSA dominance check */
+  uint32_t *def_block, *def_pos;
 } verifier;
 
 static bool fail(verifier *v, const rc_block *b, const rc_instr *i, const char *fmt, ...)
@@ -30,10 +38,12 @@ static bool fail(verifier *v, const rc_block *b, const rc_instr *i, const char *
   rc_sb_init(&where);
   rc_sb_printf(&where, "in kernel @%s", v->k->name);
   if (b) rc_sb_printf(&where, ", block %s", b->name);
-  if (i) {
-    rc_sb_puts(&where, ", instruction `");
-    rc_print_instr(i, &where);
-    rc_sb_puts(&where, "`");
+  if (i) { /* a switch or phi can print very long: keep the message readable */
+    rc_strbuf text;
+    rc_sb_init(&text);
+    rc_print_instr(i, &text);
+    rc_sb_printf(&where, ", instruction `%.200s%s`", text.data ? text.data : "", text.len > 200 ? " ..." : "");
+    rc_sb_free(&text);
   }
   uint32_t line = i && i->line ? i->line : b && b->line ? b->line : v->k->line;
   uint32_t col = i && i->line ? i->col : b && b->line ? b->col : v->k->col;
@@ -47,15 +57,31 @@ static bool is_value_type(rc_type t) {
   return t != RC_VOID && t < RC_TYPE_COUNT;
 }
 
+static bool is_block_of(const rc_kernel *k, const rc_block *b) {
+  return b && b->parent == k && b->id < k->nblocks && k->blocks[b->id] == b;
+}
+
+/* rule: Level rules — the mask type exists only in wave kernels. */
+static bool check_level_type(verifier *v, const rc_block *b, const rc_instr *i, rc_type t) {
+  if (t == RC_MASK && v->k->level != RC_LEVEL_WAVE)
+    return fail(v, b, i, "the mask type is only allowed in wave kernels");
+  return true;
+}
+
+/* rule: Operands. */
 static bool check_operand(verifier *v, const rc_block *b, const rc_instr *i, const rc_value *op) {
   if (!op) return fail(v, b, i, "missing operand");
+  if (op->kind > RC_V_UNDEF) return fail(v, b, i, "operand of unknown kind");
   if (!is_value_type((rc_type)op->type)) return fail(v, b, i, "operand has no value type");
+  if (!check_level_type(v, b, i, (rc_type)op->type)) return false;
   if (op->kind == RC_V_PARAM) {
     if (op->id >= v->k->nparams || v->k->params[op->id] != op)
       return fail(v, b, i, "operand is a parameter of another kernel");
   } else if (op->kind == RC_V_INSTR) {
     const rc_instr *d = (const rc_instr *)op;
     if (!d->parent) return fail(v, b, i, "operand refers to an instruction that is not in a block");
+    if (!d->parent->parent)
+      return fail(v, b, i, "operand refers to an instruction of a removed block (%s)", d->parent->name);
     if (d->parent->parent != v->k) return fail(v, b, i, "operand refers to another kernel");
   }
   return true;
@@ -69,28 +95,32 @@ static bool same_type(verifier *v, const rc_block *b, const rc_instr *i, const r
   return true;
 }
 
+static bool is_int_not_i1(rc_type t) {
+  return rc_type_is_int(t) && t != RC_I1;
+}
+
+/* rule: Builtin calls. */
 static bool check_call(verifier *v, const rc_block *b, const rc_instr *i) {
   const rc_builtin_info *bi = rc_builtin_get((rc_builtin)i->pred);
   if (!bi) return fail(v, b, i, "unknown builtin");
   rc_type t = (rc_type)i->v.type;
   uint32_t want = 0;
   switch (bi->sig) {
-  case RC_SIG_QUERY_DIM: want = 1; break;
   case RC_SIG_QUERY: case RC_SIG_VOID0: want = 0; break;
-  case RC_SIG_F1: case RC_SIG_I1: want = 1; break;
+  case RC_SIG_QUERY_DIM: case RC_SIG_F1: case RC_SIG_I1: want = 1; break;
   case RC_SIG_F2: case RC_SIG_I2: case RC_SIG_ATOMIC: want = 2; break;
   case RC_SIG_F3: case RC_SIG_CMPXCHG: case RC_SIG_MEMCPY: case RC_SIG_MEMSET: want = 3; break;
   }
   if (i->nops != want) return fail(v, b, i, "@%s takes %u arguments, not %u", bi->name, want, i->nops);
   switch (bi->sig) {
   case RC_SIG_QUERY_DIM:
-    if (!rc_type_is_int(t) || t == RC_I1) return fail(v, b, i, "@%s returns an integer", bi->name);
+    if (!is_int_not_i1(t)) return fail(v, b, i, "@%s returns an integer", bi->name);
     if (i->ops[0]->kind != RC_V_CONST || i->ops[0]->type != RC_I32 || rc_const_ival(i->ops[0]) < 0 ||
         rc_const_ival(i->ops[0]) > 2)
       return fail(v, b, i, "@%s takes a constant i32 dimension 0, 1 or 2", bi->name);
     return true;
   case RC_SIG_QUERY:
-    if (!rc_type_is_int(t) || t == RC_I1) return fail(v, b, i, "@%s returns an integer", bi->name);
+    if (!is_int_not_i1(t)) return fail(v, b, i, "@%s returns an integer", bi->name);
     return true;
   case RC_SIG_VOID0:
     if (t != RC_VOID) return fail(v, b, i, "@%s returns void", bi->name);
@@ -101,12 +131,12 @@ static bool check_call(verifier *v, const rc_block *b, const rc_instr *i) {
       if (!same_type(v, b, i, i->ops[o], t, "argument")) return false;
     return true;
   case RC_SIG_I1: case RC_SIG_I2:
-    if (!rc_type_is_int(t) || t == RC_I1) return fail(v, b, i, "@%s returns an integer", bi->name);
+    if (!is_int_not_i1(t)) return fail(v, b, i, "@%s returns an integer", bi->name);
     for (uint32_t o = 0; o < i->nops; o++)
       if (!same_type(v, b, i, i->ops[o], t, "argument")) return false;
     return true;
   case RC_SIG_ATOMIC: case RC_SIG_CMPXCHG:
-    if (!rc_type_is_int(t) || t == RC_I1) return fail(v, b, i, "@%s returns an integer", bi->name);
+    if (!is_int_not_i1(t)) return fail(v, b, i, "@%s returns an integer", bi->name);
     if (!same_type(v, b, i, i->ops[0], RC_PTR, "address")) return false;
     for (uint32_t o = 1; o < i->nops; o++)
       if (!same_type(v, b, i, i->ops[o], t, "argument")) return false;
@@ -116,13 +146,13 @@ static bool check_call(verifier *v, const rc_block *b, const rc_instr *i) {
     if (!same_type(v, b, i, i->ops[0], RC_PTR, "destination")) return false;
     if (bi->sig == RC_SIG_MEMCPY && !same_type(v, b, i, i->ops[1], RC_PTR, "source")) return false;
     if (bi->sig == RC_SIG_MEMSET && !same_type(v, b, i, i->ops[1], RC_I8, "byte")) return false;
-    if (!rc_type_is_int((rc_type)i->ops[2]->type) || i->ops[2]->type == RC_I1)
-      return fail(v, b, i, "size must be an integer");
+    if (!is_int_not_i1((rc_type)i->ops[2]->type)) return fail(v, b, i, "size must be an integer");
     return true;
   }
   return true;
 }
 
+/* rule: Types of instructions (casts). */
 static bool check_cast(verifier *v, const rc_block *b, const rc_instr *i) {
   rc_type from = (rc_type)i->ops[0]->type, to = (rc_type)i->v.type;
   bool ok = false;
@@ -136,8 +166,8 @@ static bool check_cast(verifier *v, const rc_block *b, const rc_instr *i) {
   case RC_OP_FPTOUI: ok = rc_type_is_float(from) && rc_type_is_int(to); break;
   case RC_OP_SITOFP:
   case RC_OP_UITOFP: ok = rc_type_is_int(from) && rc_type_is_float(to); break;
-  case RC_OP_PTRTOINT: ok = from == RC_PTR && rc_type_is_int(to) && to != RC_I1; break;
-  case RC_OP_INTTOPTR: ok = rc_type_is_int(from) && from != RC_I1 && to == RC_PTR; break;
+  case RC_OP_PTRTOINT: ok = from == RC_PTR && is_int_not_i1(to); break;
+  case RC_OP_INTTOPTR: ok = is_int_not_i1(from) && to == RC_PTR; break;
   case RC_OP_BITCAST:
     ok = is_value_type(from) && is_value_type(to) && from != RC_MASK && to != RC_MASK &&
          from != RC_I1 && to != RC_I1 && rc_type_bits(from) == rc_type_bits(to);
@@ -150,20 +180,122 @@ static bool check_cast(verifier *v, const rc_block *b, const rc_instr *i) {
   return true;
 }
 
-static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i) {
+/* rule: Operand and target counts. How many operands and targets each opcode has; -1 where it
+ * varies (call: by builtin; phi: one target per operand; switch: one or more targets). */
+static bool check_shape(verifier *v, const rc_block *b, const rc_instr *i) {
+  rc_opcode op = (rc_opcode)i->op;
+  int nops = 0, ntargets = 0;
+  if (rc_opcode_is_int_binop(op) || rc_opcode_is_float_binop(op)) nops = 2;
+  else if (rc_opcode_is_cast(op)) nops = 1;
+  else switch (op) {
+    case RC_OP_FNEG: case RC_OP_LOAD: case RC_OP_BALLOT: case RC_OP_SETEXEC: case RC_OP_RSET:
+      nops = 1;
+      break;
+    case RC_OP_ICMP: case RC_OP_FCMP: case RC_OP_STORE: case RC_OP_GEP: nops = 2; break;
+    case RC_OP_SELECT: nops = 3; break;
+    case RC_OP_CALL: nops = -1; break;
+    case RC_OP_PHI: nops = ntargets = -1; break;
+    case RC_OP_BR: nops = 1; ntargets = 2; break;
+    case RC_OP_JMP: ntargets = 1; break;
+    case RC_OP_BREXECZ: ntargets = 2; break;
+    case RC_OP_SWITCH: nops = 1; ntargets = -1; break;
+    default: break; /* alloca, localmem, exec, rget, ret, unreachable */
+    }
+  const char *name = rc_opcode_name(op);
+  if (nops >= 0 && i->nops != (uint32_t)nops)
+    return fail(v, b, i, "%s takes %d operand%s, not %u", name, nops, nops == 1 ? "" : "s", i->nops);
+  if (ntargets >= 0 && i->ntargets != (uint32_t)ntargets)
+    return fail(v, b, i, "%s has %d target%s, not %u", name, ntargets, ntargets == 1 ? "" : "s",
+                i->ntargets);
+  if (op == RC_OP_PHI && i->ntargets != i->nops)
+    return fail(v, b, i, "phi has %u values but %u incoming blocks", i->nops, i->ntargets);
+  if (op == RC_OP_SWITCH && i->ntargets < 1) return fail(v, b, i, "switch needs a default target");
+  if (op != RC_OP_PHI && i->nops && !i->ops) return fail(v, b, i, "operand array is missing");
+  if (i->ntargets && !i->targets) return fail(v, b, i, "target array is missing");
+  return true;
+}
+
+/* rule: Value numbering — results are numbered once, below kernel->nvalues; void has no number. */
+static bool check_value_id(verifier *v, const rc_block *b, const rc_instr *i, uint32_t pos) {
+  uint32_t id = i->v.id;
+  if (i->v.kind != RC_V_INSTR) return fail(v, b, i, "instruction value has the wrong kind");
+  if (i->v.type == RC_VOID) {
+    if (id != RC_NONE) return fail(v, b, i, "an instruction without a result has a value number");
+    return true;
+  }
+  if (id == RC_NONE || id < v->k->nparams || id >= v->k->nvalues)
+    return fail(v, b, i, "result number %u is not a value number of this kernel", id);
+  if (v->def_block[id] != RC_NONE) return fail(v, b, i, "result number %u is used by two instructions", id);
+  v->def_block[id] = b->id;
+  v->def_pos[id] = pos;
+  return true;
+}
+
+/* rule: Branch targets (br, jmp, switch, brexecz) — every target is a block of this kernel;
+ * switch case values are distinct and written in the width of the switched type. */
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static bool check_targets(verifier *v, const rc_block *b, const rc_instr *t) {
+  for (uint32_t e = 0; e < t->ntargets; e++)
+    if (!is_block_of(v->k, t->targets[e]))
+      return fail(v, b, t, "branch target %u is not a block of this kernel", e);
+  if (t->op != RC_OP_SWITCH || t->ntargets < 2) return true;
+  uint32_t n = t->ntargets - 1;
+  rc_type st = (rc_type)t->ops[0]->type;
+  if (!t->cases) return fail(v, b, t, "switch case array is missing");
+  for (uint32_t c = 0; c < n; c++)
+    if (t->cases[c] != rc_int_canon(st, t->cases[c]))
+      return fail(v, b, t, "case value %lld does not fit in %s", (long long)t->cases[c], rc_type_name(st));
+  int64_t *sorted = rc_xmalloc(n * sizeof *sorted);
+  memcpy(sorted, t->cases, n * sizeof *sorted);
+  qsort(sorted, n, sizeof *sorted, cmp_i64);
+  bool ok = true;
+  for (uint32_t c = 1; ok && c < n; c++)
+    if (sorted[c] == sorted[c - 1]) ok = fail(v, b, t, "duplicate case value %lld", (long long)sorted[c]);
+  free(sorted);
+  return ok;
+}
+
+/* rule: Types of instructions, Level rules, Builtin calls, Memory instructions. Phi entries are
+ * checked later (check_phis), once the predecessor lists are known to be right. */
+static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint32_t pos) {
   const rc_kernel *k = v->k;
   rc_opcode op = (rc_opcode)i->op;
   rc_type t = (rc_type)i->v.type;
   bool wave = k->level == RC_LEVEL_WAVE;
-  if (op == RC_OP_NONE || op >= RC_OP_COUNT) return fail(v, b, i, "invalid opcode");
+  if (op == RC_OP_NONE || op >= RC_OP_COUNT) return fail(v, b, i, "invalid opcode %u", (unsigned)op);
+  if (!check_shape(v, b, i) || !check_value_id(v, b, i, pos)) return false;
+  /* rule: Level rules — wave instructions and registers only in wave kernels, phis only in
+   * thread kernels; checked before types so that the message names the real problem */
+  switch (op) {
+  case RC_OP_BALLOT: case RC_OP_EXEC: case RC_OP_SETEXEC: case RC_OP_BREXECZ:
+    if (!wave) return fail(v, b, i, "%s is only allowed at wave level", rc_opcode_name(op));
+    break;
+  case RC_OP_RGET: case RC_OP_RSET:
+    if (!wave) return fail(v, b, i, "registers are only allowed at wave level");
+    break;
+  case RC_OP_PHI:
+    if (wave) return fail(v, b, i, "wave-level kernels have no phis");
+    break;
+  default: break;
+  }
+  if (t >= RC_TYPE_COUNT) return fail(v, b, i, "result has an invalid type");
+  if (!check_level_type(v, b, i, t)) return false;
   if (op != RC_OP_PHI)
     for (uint32_t o = 0; o < i->nops; o++)
       if (!check_operand(v, b, i, i->ops[o])) return false;
+  /* rule: Annotations */
+  if ((i->iflags & (RC_IF_UNIFORM | RC_IF_DIVERGENT)) && op != RC_OP_BR && op != RC_OP_SWITCH)
+    return fail(v, b, i, "!uniform and !divergent annotate br and switch only");
+  if ((i->iflags & RC_IF_UNIFORM) && (i->iflags & RC_IF_DIVERGENT))
+    return fail(v, b, i, "a branch cannot be both !uniform and !divergent");
   if (rc_opcode_is_int_binop(op)) {
     bool mask_ok = op == RC_OP_AND || op == RC_OP_OR || op == RC_OP_XOR || op == RC_OP_ANDN;
     if (!(rc_type_is_int(t) || (mask_ok && t == RC_MASK)))
       return fail(v, b, i, "%s needs integer operands", rc_opcode_name(op));
-    if (t == RC_MASK && !wave) return fail(v, b, i, "the mask type is only allowed at wave level");
     return same_type(v, b, i, i->ops[0], t, "first operand") &&
            same_type(v, b, i, i->ops[1], t, "second operand");
   }
@@ -181,8 +313,8 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i) {
     if (t != RC_I1) return fail(v, b, i, "comparisons produce i1");
     if (i->pred >= RC_CMP_COUNT || rc_cmp_is_float((rc_cmp)i->pred) != (op == RC_OP_FCMP))
       return fail(v, b, i, "invalid predicate");
-    if (op == RC_OP_ICMP && !(rc_type_is_int(ot) || ot == RC_PTR || (wave && ot == RC_MASK)))
-      return fail(v, b, i, "icmp compares integers or pointers");
+    if (op == RC_OP_ICMP && !(rc_type_is_int(ot) || ot == RC_PTR || ot == RC_MASK))
+      return fail(v, b, i, "icmp compares integers, pointers or masks");
     if (op == RC_OP_FCMP && !rc_type_is_float(ot)) return fail(v, b, i, "fcmp compares floats");
     return same_type(v, b, i, i->ops[1], ot, "second operand");
   }
@@ -195,6 +327,7 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i) {
     if (!is_value_type(t) || t == RC_MASK) return fail(v, b, i, "cannot load type %s", rc_type_name(t));
     return same_type(v, b, i, i->ops[0], RC_PTR, "address");
   case RC_OP_STORE:
+    if (t != RC_VOID) return fail(v, b, i, "store has no result");
     if (i->ops[0]->type == RC_MASK) return fail(v, b, i, "cannot store a mask");
     return same_type(v, b, i, i->ops[1], RC_PTR, "address");
   case RC_OP_GEP:
@@ -208,170 +341,231 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i) {
       return fail(v, b, i, "%s size must be between 1 and 16777216 bytes", rc_opcode_name(op));
     return true;
   case RC_OP_CALL: return check_call(v, b, i);
-  case RC_OP_PHI: {
-    if (wave) return fail(v, b, i, "wave-level kernels have no phis");
+  case RC_OP_PHI:
     if (!is_value_type(t)) return fail(v, b, i, "phi needs a value type");
-    for (uint32_t o = 0; o < i->nops; o++) {
-      if (!check_operand(v, b, i, i->ops[o])) return false;
-      if (!same_type(v, b, i, i->ops[o], t, "incoming value")) return false;
-      if (!i->targets[o] || i->targets[o]->parent != k)
-        return fail(v, b, i, "incoming block is not in the kernel");
-      if (!rc_block_has_pred(b, i->targets[o]))
-        return fail(v, b, i, "%s is not a predecessor of %s", i->targets[o]->name, b->name);
-      for (uint32_t p = 0; p < o; p++)
-        if (i->targets[p] == i->targets[o])
-          return fail(v, b, i, "two incoming values for %s", i->targets[o]->name);
-    }
-    for (uint32_t p = 0; p < b->npreds; p++)
-      if (rc_phi_index_of(i, b->preds[p]) < 0)
-        return fail(v, b, i, "no incoming value for predecessor %s", b->preds[p]->name);
+    for (uint32_t o = 0; o < i->nops; o++)
+      if (!check_operand(v, b, i, i->ops[o]) || !same_type(v, b, i, i->ops[o], t, "incoming value"))
+        return false;
     return true;
-  }
   case RC_OP_BALLOT:
-    if (!wave) return fail(v, b, i, "ballot is only allowed at wave level");
+    if (t != RC_MASK) return fail(v, b, i, "ballot produces a mask");
     return same_type(v, b, i, i->ops[0], RC_I1, "condition");
   case RC_OP_EXEC:
-    if (!wave) return fail(v, b, i, "exec is only allowed at wave level");
-    return true;
+    return t == RC_MASK || fail(v, b, i, "exec produces a mask");
   case RC_OP_SETEXEC:
-    if (!wave) return fail(v, b, i, "setexec is only allowed at wave level");
     return same_type(v, b, i, i->ops[0], RC_MASK, "mask");
   case RC_OP_RGET:
   case RC_OP_RSET:
-    if (!wave) return fail(v, b, i, "registers are only allowed at wave level");
     if (!i->reg || i->reg->id >= k->nregs || k->regs[i->reg->id] != i->reg)
       return fail(v, b, i, "unknown register");
     if (op == RC_OP_RGET) return t == i->reg->type || fail(v, b, i, "rget type differs from the register's");
     return same_type(v, b, i, i->ops[0], (rc_type)i->reg->type, "value");
   case RC_OP_BR:
-    if (i->ntargets != 2) return fail(v, b, i, "br has two targets");
-    return same_type(v, b, i, i->ops[0], RC_I1, "condition");
-  case RC_OP_JMP:
-    return i->ntargets == 1 || fail(v, b, i, "jmp has one target");
-  case RC_OP_BREXECZ:
-    if (!wave) return fail(v, b, i, "brexecz is only allowed at wave level");
-    return i->ntargets == 2 || fail(v, b, i, "brexecz has two targets");
-  case RC_OP_SWITCH: {
-    rc_type st = (rc_type)i->ops[0]->type;
-    if (!rc_type_is_int(st)) return fail(v, b, i, "switch needs an integer value");
-    if (i->ntargets < 1) return fail(v, b, i, "switch needs a default target");
-    for (uint32_t c = 1; c < i->ntargets; c++)
-      for (uint32_t d = 1; d < c; d++)
-        if (i->cases[c - 1] == i->cases[d - 1])
-          return fail(v, b, i, "duplicate case value %lld", (long long)i->cases[c - 1]);
-    return true;
-  }
+    if (!same_type(v, b, i, i->ops[0], RC_I1, "condition")) return false;
+    return check_targets(v, b, i);
+  case RC_OP_BREXECZ: return check_targets(v, b, i);
+  case RC_OP_SWITCH:
+    if (!rc_type_is_int((rc_type)i->ops[0]->type)) return fail(v, b, i, "switch needs an integer value");
+    return check_targets(v, b, i);
+  case RC_OP_JMP: return check_targets(v, b, i);
   case RC_OP_RET:
   case RC_OP_UNREACHABLE: return true;
-  default: return fail(v, b, i, "invalid opcode");
+  default: return fail(v, b, i, "invalid opcode %u", (unsigned)op);
   }
 }
 
-/* Every edge of a terminator appears in the successor's preds as often as in the terminator. */
-static bool check_edges(verifier *v, const rc_block *b) {
-  const rc_instr *t = rc_block_term(b);
-  for (uint32_t e = 0; t && e < t->ntargets; e++) {
-    const rc_block *s = t->targets[e];
-    if (!s || s->parent != v->k || s->id >= v->k->nblocks || v->k->blocks[s->id] != s)
-      return fail(v, b, t, "branch target is not a block of this kernel");
-    uint32_t want = 0;
-    for (uint32_t f = 0; f < t->ntargets; f++) want += t->targets[f] == s;
-    if (rc_block_count_pred(s, b) != want)
-      return fail(v, b, t, "predecessor list of %s is out of date", s->name);
+/* rule: Kernel signature — parameters are numbered by position; registers (wave level only) by
+ * position, with value types. */
+static bool check_signature(verifier *v) {
+  const rc_kernel *k = v->k;
+  if (k->nparams > k->nvalues) return fail(v, NULL, NULL, "more parameters than value numbers");
+  for (uint32_t p = 0; p < k->nparams; p++) {
+    const rc_value *pv = k->params[p];
+    if (!pv || pv->kind != RC_V_PARAM || pv->id != p)
+      return fail(v, NULL, NULL, "parameter %u is not numbered %u", p, p);
+    if (!is_value_type((rc_type)pv->type)) return fail(v, NULL, NULL, "parameter %u has no value type", p);
+    if (!check_level_type(v, NULL, NULL, (rc_type)pv->type)) return false;
   }
-  for (uint32_t p = 0; p < b->npreds; p++) {
-    const rc_block *pb = b->preds[p];
-    const rc_instr *pt = pb && pb->parent == v->k ? rc_block_term(pb) : NULL;
-    bool found = false;
-    for (uint32_t f = 0; pt && f < pt->ntargets; f++) found |= pt->targets[f] == b;
-    if (!found) return fail(v, b, NULL, "predecessor list names a block that does not branch here");
+  if (k->nregs && k->level != RC_LEVEL_WAVE)
+    return fail(v, NULL, NULL, "registers are only allowed at wave level");
+  for (uint32_t r = 0; r < k->nregs; r++) {
+    const rc_reg *reg = k->regs[r];
+    if (!reg || reg->id != r) return fail(v, NULL, NULL, "register %u is not numbered %u", r, r);
+    if (!is_value_type((rc_type)reg->type))
+      return fail(v, NULL, NULL, "register $%s has no value type", reg->name);
   }
   return true;
 }
 
-static bool check_ssa(verifier *v) {
+/* rule: Block numbering — blocks[i]->id == i for every block of the kernel, so that the blocks
+ * can be told apart from removed blocks and blocks of other kernels. */
+static bool check_numbering(verifier *v) {
   const rc_kernel *k = v->k;
-  rc_cfg g;
-  rc_cfg_build(&g, k);
-  rc_domtree dom;
-  rc_domtree_build(&dom, &g, false);
-  uint32_t *def_block = rc_xmalloc((k->nvalues ? k->nvalues : 1) * sizeof *def_block);
-  uint32_t *def_pos = rc_xmalloc((k->nvalues ? k->nvalues : 1) * sizeof *def_pos);
-  for (uint32_t i = 0; i < k->nvalues; i++) def_block[i] = def_pos[i] = RC_NONE;
-  for (uint32_t b = 0; b < k->nblocks; b++) {
-    uint32_t pos = 0;
-    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, pos++)
-      if (i->v.id != RC_NONE) {
-        def_block[i->v.id] = b;
-        def_pos[i->v.id] = pos;
-      }
+  for (uint32_t id = 0; id < k->nblocks; id++) {
+    const rc_block *blk = k->blocks[id];
+    if (!blk || blk->id != id || blk->parent != k)
+      return fail(v, blk && blk->parent == k ? blk : NULL, NULL,
+                  "block at position %u is not numbered %u or belongs to another kernel", id, id);
   }
+  return true;
+}
+
+/* rule: Block structure. */
+static bool check_block(verifier *v, uint32_t id) {
+  const rc_block *blk = v->k->blocks[id];
+  if (!blk->first) return fail(v, blk, NULL, "block is empty (it needs a terminator)");
+  bool phis_done = false;
+  const rc_instr *prev = NULL;
+  uint32_t pos = 0;
+  for (const rc_instr *i = blk->first; i; prev = i, i = i->next, pos++) {
+    if (i->parent != blk || i->prev != prev) return fail(v, blk, NULL, "instruction list is corrupt");
+    bool term = rc_opcode_is_terminator((rc_opcode)i->op);
+    if (term && i->next) return fail(v, blk, i, "terminator in the middle of a block");
+    if (!term && !i->next) return fail(v, blk, i, "block does not end in a terminator");
+    if (i->op == RC_OP_PHI && phis_done) return fail(v, blk, i, "phi after a non-phi instruction");
+    if (i->op != RC_OP_PHI) phis_done = true;
+    if (!check_instr(v, blk, i, pos)) return false;
+  }
+  if (blk->last != prev) return fail(v, blk, NULL, "instruction list is corrupt (wrong last)");
+  return true;
+}
+
+/* rule: Predecessor lists — b->preds holds each edge p -> b once per occurrence of b among the
+ * targets of p's terminator. Compared as multisets with a counter per block, using the edges of
+ * the CFG snapshot (built from the terminators). count[] is all zero on entry and on return. */
+static bool check_preds(verifier *v, const rc_cfg *g, uint32_t *count) {
+  const rc_kernel *k = v->k;
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    const rc_block *blk = k->blocks[b];
+    bool ok = true;
+    for (uint32_t p = 0; ok && p < blk->npreds; p++) {
+      if (!is_block_of(k, blk->preds[p]))
+        ok = fail(v, blk, NULL, "predecessor list names a block that is not in this kernel");
+      else
+        count[blk->preds[p]->id]++;
+    }
+    for (uint32_t e = g->pred_start[b]; ok && e < g->pred_start[b + 1]; e++) {
+      uint32_t q = g->preds[e];
+      if (count[q] == 0)
+        ok = fail(v, blk, NULL, "predecessor list is missing the edge from %s", k->blocks[q]->name);
+      else
+        count[q]--;
+    }
+    for (uint32_t p = 0; p < blk->npreds; p++) {
+      const rc_block *pb = blk->preds[p];
+      if (!is_block_of(k, pb)) continue;
+      if (ok && count[pb->id])
+        ok = fail(v, blk, NULL, "predecessor list names %s, which does not branch here that often",
+                  pb->name);
+      count[pb->id] = 0;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* rule: Phis — a phi has exactly one entry for each distinct predecessor and none for other
+ * blocks. pred_mark[p] == b + 1 marks the predecessors of block b; entry_mark[p] == stamp marks
+ * the blocks a phi has an entry for (both arrays are per block id, zero on entry). */
+static bool check_phis(verifier *v, uint32_t *pred_mark, uint32_t *entry_mark) {
+  const rc_kernel *k = v->k;
+  uint32_t stamp = 0;
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    const rc_block *blk = k->blocks[b];
+    if (!blk->first || blk->first->op != RC_OP_PHI) continue;
+    uint32_t ndistinct = 0;
+    for (uint32_t p = 0; p < blk->npreds; p++)
+      if (pred_mark[blk->preds[p]->id] != b + 1) {
+        pred_mark[blk->preds[p]->id] = b + 1;
+        ndistinct++;
+      }
+    for (const rc_instr *i = blk->first; i && i->op == RC_OP_PHI; i = i->next) {
+      stamp++;
+      for (uint32_t o = 0; o < i->nops; o++) {
+        const rc_block *from = i->targets[o];
+        if (!is_block_of(k, from)) return fail(v, blk, i, "incoming block %u is not a block of this kernel", o);
+        if (pred_mark[from->id] != b + 1)
+          return fail(v, blk, i, "%s is not a predecessor of %s", from->name, blk->name);
+        if (entry_mark[from->id] == stamp) return fail(v, blk, i, "two incoming values for %s", from->name);
+        entry_mark[from->id] = stamp;
+      }
+      if (i->nops != ndistinct)
+        for (uint32_t p = 0; p < blk->npreds; p++)
+          if (entry_mark[blk->preds[p]->id] != stamp)
+            return fail(v, blk, i, "no incoming value for predecessor %s", blk->preds[p]->name);
+    }
+  }
+  return true;
+}
+
+/* rule: SSA dominance — a definition dominates each use: an earlier instruction of the same block
+ * or a dominating block; a phi's value for predecessor P must be available at the end of P.
+ * Uses in blocks not reachable from the entry are not checked (no path executes them). */
+static bool check_ssa(verifier *v, const rc_cfg *g) {
+  const rc_kernel *k = v->k;
+  const uint32_t *def_block = v->def_block, *def_pos = v->def_pos;
+  rc_domtree dom;
+  rc_domtree_build(&dom, g, false);
   bool ok = true;
   for (uint32_t b = 0; ok && b < k->nblocks; b++) {
     const rc_block *blk = k->blocks[b];
-    if (!rc_domtree_contains(&dom, b)) continue; /* unreachable code: no dominance to check */
+    if (!rc_domtree_contains(&dom, b)) continue;
     uint32_t pos = 0;
     for (const rc_instr *i = blk->first; ok && i; i = i->next, pos++) {
       for (uint32_t o = 0; ok && o < i->nops; o++) {
         const rc_value *op = i->ops[o];
         if (op->kind != RC_V_INSTR) continue;
-        uint32_t db = def_block[op->id];
-        if (op->id == RC_NONE || db == RC_NONE) {
-          ok = fail(v, blk, i, "operand is not defined in this kernel");
-        } else if (i->op == RC_OP_PHI) {
+        uint32_t db = def_block[op->id]; /* operands are instructions placed in this kernel */
+        if (i->op == RC_OP_PHI) {
           uint32_t from = i->targets[o]->id;
           if (rc_domtree_contains(&dom, from) && !rc_dominates(&dom, db, from))
-            ok = fail(v, blk, i, "incoming value from %s is not defined on every path to %s",
+            ok = fail(v, blk, i, "incoming value from %s is not defined on every path to the end of %s",
                       i->targets[o]->name, i->targets[o]->name);
         } else if (db == b) {
           if (def_pos[op->id] >= pos) ok = fail(v, blk, i, "operand is used before its definition");
         } else if (!rc_dominates(&dom, db, b)) {
-          ok = fail(v, blk, i, "operand defined in %s does not dominate this use",
-                    k->blocks[db]->name);
+          ok = fail(v, blk, i, "operand defined in %s does not dominate this use", k->blocks[db]->name);
         }
       }
     }
   }
-  free(def_block);
-  free(def_pos);
   rc_domtree_free(&dom);
-  rc_cfg_free(&g);
   return ok;
 }
 
+/* The checks that need the CFG: predecessor lists, phis, the entry, dominance. */
+static void check_cfg(verifier *v) {
+  const rc_kernel *k = v->k;
+  rc_cfg g;
+  rc_cfg_build(&g, k);
+  uint32_t *mark_a = rc_xcalloc(k->nblocks, sizeof *mark_a);
+  uint32_t *mark_b = rc_xcalloc(k->nblocks, sizeof *mark_b);
+  if (check_preds(v, &g, mark_a) && check_phis(v, mark_a, mark_b)) {
+    /* rule: Kernel — the entry block has no predecessors */
+    if (k->blocks[0]->npreds) fail(v, k->blocks[0], NULL, "the entry block has predecessors");
+    else check_ssa(v, &g);
+  }
+  free(mark_a);
+  free(mark_b);
+  rc_cfg_free(&g);
+}
+
 int rc_verify_kernel(rc_ctx *ctx, const rc_kernel *k) {
-  verifier v = {ctx, k, false};
+  verifier v = {ctx, k, false, NULL, NULL};
+  /* rule: Kernel */
   if (k->nblocks == 0) {
     fail(&v, NULL, NULL, "kernel has no blocks");
     return -1;
   }
-  for (uint32_t b = 0; b < k->nblocks && !v.failed; b++) {
-    const rc_block *blk = k->blocks[b];
-    if (blk->id != b || blk->parent != k) {
-      fail(&v, blk, NULL, "block numbering is out of date");
-      break;
-    }
-    if (!blk->first) {
-      fail(&v, blk, NULL, "block is empty (it needs a terminator)");
-      break;
-    }
-    bool phis_done = false;
-    for (const rc_instr *i = blk->first; i && !v.failed; i = i->next) {
-      if (i->parent != blk) {
-        fail(&v, blk, i, "instruction list is corrupt");
-        break;
-      }
-      bool term = rc_opcode_is_terminator((rc_opcode)i->op);
-      if (term && i->next) fail(&v, blk, i, "terminator in the middle of a block");
-      else if (!term && !i->next) fail(&v, blk, i, "block does not end in a terminator");
-      else if (i->op == RC_OP_PHI && phis_done) fail(&v, blk, i, "phi after a non-phi instruction");
-      else check_instr(&v, blk, i);
-      if (i->op != RC_OP_PHI) phis_done = true;
-    }
-    if (!v.failed) check_edges(&v, blk);
-  }
-  if (!v.failed && k->blocks[0]->npreds) fail(&v, k->blocks[0], NULL, "the entry block has predecessors");
-  if (!v.failed) check_ssa(&v);
+  if (!check_signature(&v) || !check_numbering(&v)) return -1;
+  uint32_t nv = k->nvalues ? k->nvalues : 1;
+  v.def_block = rc_xmalloc(nv * sizeof *v.def_block);
+  v.def_pos = rc_xmalloc(nv * sizeof *v.def_pos);
+  for (uint32_t i = 0; i < nv; i++) v.def_block[i] = RC_NONE;
+  for (uint32_t b = 0; b < k->nblocks && !v.failed; b++) check_block(&v, b);
+  if (!v.failed) check_cfg(&v);
+  free(v.def_block);
+  free(v.def_pos);
   return v.failed ? -1 : 0;
 }
 

@@ -238,40 +238,53 @@ void rc_strmap_free(rc_strmap *m) {
   memset(m, 0, sizeof *m);
 }
 
+/* Open addressing with linear probing. Each slot keeps its key's hash, so that probing past other
+ * keys and growing the table compare and move hashes without reading the keys themselves (on
+ * maps of millions of names every key read is a cache miss). */
 static uint32_t strmap_find(const rc_strmap *m, const char *key, uint64_t h) {
   uint32_t mask = m->cap - 1;
   uint32_t i = (uint32_t)h & mask;
   for (;;) {
     const rc_strmap_entry *e = &m->slots[i];
-    if (!e->key || strcmp(e->key, key) == 0) return i;
+    if (!e->key || (e->hash == h && strcmp(e->key, key) == 0)) return i;
     i = (i + 1) & mask;
   }
 }
 
+static uint64_t strmap_hash(const char *key) {
+  return rc_hash_bytes(key, strlen(key), 0);
+}
+
 void *rc_strmap_get(const rc_strmap *m, const char *key) {
   if (!m->cap) return NULL;
-  uint32_t i = strmap_find(m, key, rc_hash_bytes(key, strlen(key), 0));
+  uint32_t i = strmap_find(m, key, strmap_hash(key));
   return m->slots[i].key ? m->slots[i].value : NULL;
 }
 
+static void strmap_grow(rc_strmap *m) {
+  if ((m->len + 1) * 4 < m->cap * 3) return;
+  uint32_t ncap = m->cap ? m->cap * 2 : 16;
+  rc_strmap_entry *old = m->slots;
+  uint32_t ocap = m->cap;
+  m->slots = rc_xcalloc(ncap, sizeof *m->slots);
+  m->cap = ncap;
+  for (uint32_t i = 0; i < ocap; i++)
+    if (old[i].key) {
+      uint32_t j = (uint32_t)old[i].hash & (ncap - 1);
+      while (m->slots[j].key) j = (j + 1) & (ncap - 1);
+      m->slots[j] = old[i];
+    }
+  free(old);
+}
+
 void rc_strmap_put(rc_strmap *m, const char *key, void *value) {
-  if ((m->len + 1) * 4 >= m->cap * 3) {
-    uint32_t ncap = m->cap ? m->cap * 2 : 16;
-    rc_strmap_entry *old = m->slots;
-    uint32_t ocap = m->cap;
-    m->slots = rc_xcalloc(ncap, sizeof *m->slots);
-    m->cap = ncap;
-    for (uint32_t i = 0; i < ocap; i++)
-      if (old[i].key) {
-        uint32_t j = strmap_find(m, old[i].key, rc_hash_bytes(old[i].key, strlen(old[i].key), 0));
-        m->slots[j] = old[i];
-      }
-    free(old);
-  }
-  uint32_t i = strmap_find(m, key, rc_hash_bytes(key, strlen(key), 0));
+  strmap_grow(m);
+  uint64_t h = strmap_hash(key);
+  uint32_t i = strmap_find(m, key, h);
   if (!m->slots[i].key) { /* a new key; an existing one keeps its stored pointer */
     m->len++;
     m->slots[i].key = key;
+    m->slots[i].hash = h;
   }
   m->slots[i].value = value;
 }
@@ -325,4 +338,19 @@ void rc_u64map_put(rc_u64map *m, uint64_t key, void *value) {
     m->len++;
   }
   m->vals[i] = value;
+}
+
+void *rc_strmap_put_new(rc_strmap *m, const char *key, void *value) {
+  strmap_grow(m);
+  uint64_t h = strmap_hash(key);
+  uint32_t i = strmap_find(m, key, h);
+  rc_strmap_entry *e = &m->slots[i];
+  if (e->key && e->value) return e->value;
+  if (!e->key) {
+    m->len++;
+    e->hash = h;
+  }
+  e->key = key; /* a key whose value was NULL (removed) takes the new pointer */
+  e->value = value;
+  return NULL;
 }
