@@ -6,6 +6,7 @@ int cmd_print(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_dot(int argc, char **argv);
 int cmd_opt(int argc, char **argv);
+int cmd_orderings(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_equiv(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

@@ -20,6 +20,7 @@ static const command commands[] = {
     {"verify", cmd_verify, "check a module against the IR rules (docs/ir.md)"},
     {"dot", cmd_dot, "draw a kernel's CFG as Graphviz DOT"},
     {"opt", cmd_opt, "run passes (reconverge, lowerswitch, unify-exits, ...) over a module"},
+    {"orderings", cmd_orderings, "compare reconverge's block orderings on a kernel (thesis 4.3.1)"},
     {"run", cmd_run, "run a kernel on the thread-level interpreter; print buffer checksums"},
     {"equiv", cmd_equiv, "check two programs for trace equivalence on many inputs"},
     {"gen", cmd_gen, "write a random kernel of a chosen shape"},

@@ -40,6 +40,16 @@ rc_kernel *rc_module_find_kernel(const rc_module *m, const char *name) {
   return rc_strmap_get(&m->kernel_names, name);
 }
 
+void rc_module_remove_kernel(rc_module *m, rc_kernel *k) {
+  for (uint32_t i = 0; i < m->nkernels; i++)
+    if (m->kernels[i] == k) {
+      memmove(&m->kernels[i], &m->kernels[i + 1], (m->nkernels - i - 1) * sizeof *m->kernels);
+      m->nkernels--;
+      if (rc_strmap_get(&m->kernel_names, k->name) == k) rc_strmap_put(&m->kernel_names, k->name, NULL);
+      return;
+    }
+}
+
 /* ---- kernels ------------------------------------------------------------------------------------ */
 
 rc_kernel *rc_kernel_new(rc_module *m, const char *name) {
