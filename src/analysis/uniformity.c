@@ -50,7 +50,7 @@
 typedef struct unif {
   const rc_kernel *k;
   const rc_cfg *g;
-  const rc_domtree *dom;
+  const rc_domtree *dom, *pdom;
   const rc_cycle_info *ci;
   rc_uniformity *u;
   uint32_t n;
@@ -69,6 +69,7 @@ typedef struct unif {
   uint8_t *collapsed;  /* per node: stands for an irreducible cycle */
   uint32_t *dag_start, *dag_to; /* per node: target blocks (mapped through node[] when used) */
   uint32_t *topo;      /* per node: topological index */
+  uint32_t *skip;      /* per node: where its label can jump over a single-entry single-exit region */
 
   /* per-branch propagation state, reset through `touched` */
   uint32_t *label;
@@ -214,6 +215,27 @@ static void build_graph(unif *s) {
   assert(next == nnodes && "the propagation graph must be acyclic");
   (void)nnodes;
   free(indeg);
+  /* Shortcuts. A plain block x whose region up to P = ipdom(x) is single-entry single-exit
+   * (thesis Def. 5: x dominates P, P post-dominates x, and the same cycles contain both, which
+   * for the nesting forest means the same innermost cycle) hands one label to every block of the
+   * region and then to P: nothing can join inside, and no other label can enter (x dominates the
+   * region; the headers of the cycles around x, which dominate x, lie outside it, so do the exits
+   * of those cycles, and cycles inside the region lie wholly in it). Jumping from x straight to P
+   * keeps the cost of a divergent branch to the regions it crosses, not their contents. */
+  s->skip = rc_xmalloc((n ? n : 1) * sizeof *s->skip);
+  for (uint32_t x = 0; x < n; x++) {
+    s->skip[x] = RC_NONE;
+    if (s->node[x] != x || s->node_cycle[x] != RC_NONE || !rc_domtree_contains(s->dom, x)) continue;
+    uint32_t P = s->pdom->idom[x];
+    if (P >= n || !rc_strictly_dominates(s->dom, x, P) || ci->innermost[x] != ci->innermost[P]) continue;
+    s->skip[x] = P;
+  }
+  /* P's predecessors all lie in x's region, so P gets x's label alone and may jump on in turn:
+   * follow the chains to their ends (in reverse topological order, each step is final) */
+  for (uint32_t i = next; i-- > 0;) {
+    uint32_t x = queue[i], P = s->skip[x];
+    if (P != RC_NONE && s->skip[P] != RC_NONE) s->skip[x] = s->skip[P];
+  }
   free(queue);
 }
 
@@ -335,6 +357,8 @@ static void propagate_branch(unif *s, uint32_t B) {
       int kind = !s->collapsed[x] && rc_cycle_contains(s->ci, c, B) ? EDGE_CYCLE_EXIT : EDGE_NORMAL;
       for (uint32_t e = s->dag_start[x]; e < s->dag_start[x + 1]; e++)
         push_label(s, &bc, s->dag_to[e], label, kind);
+    } else if (s->skip[x] != RC_NONE) {
+      push_label(s, &bc, s->skip[x], label, EDGE_NORMAL);
     } else {
       for (uint32_t e = s->dag_start[x]; e < s->dag_start[x + 1]; e++)
         push_label(s, &bc, s->dag_to[e], label, EDGE_NORMAL);
@@ -438,7 +462,6 @@ static void update_users(unif *s, uint32_t id, unsigned flags) {
 int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
                         const rc_domtree *dom, const rc_domtree *pdom,
                         const rc_cycle_info *ci, unsigned flags) {
-  (void)pdom;
   memset(u, 0, sizeof *u);
   uint32_t n = g->nblocks, nv = k->nvalues, m = ci->ncycles;
   u->nvalues = nv;
@@ -454,6 +477,7 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   s.k = k;
   s.g = g;
   s.dom = dom;
+  s.pdom = pdom;
   s.ci = ci;
   s.u = u;
   s.n = n;
@@ -509,6 +533,7 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   free(s.dag_start);
   free(s.dag_to);
   free(s.topo);
+  free(s.skip);
   free(s.label);
   free(s.entered_div);
   free(s.in_heap);
