@@ -21,10 +21,11 @@
  *   graph; a block receiving two different labels is a join and becomes its own label.
  *   Propagation stops when a single block carries a fresh label (all later blocks would get that
  *   one label), which keeps it to the region that B controls.
- *   The acyclic graph (LLVM's "modified post-order", made explicit): the header of a reducible
- *   cycle does not lead into its body but straight to the cycle's exits, so its back edges end
- *   there; a branch outside the cycle reaches at most its header (the only entry), a branch
- *   inside propagates through the body to the latches and from the header to the exits.
+ *   The acyclic graph is LLVM's "modified post-order" made explicit (src/analysis/syncgraph.c):
+ *   the header of a reducible cycle does not lead into its body but straight to the cycle's
+ *   exits, so its back edges end there; a branch outside the cycle reaches at most its header (the
+ *   only entry), a branch inside propagates through the body to the latches and from the header
+ *   to the exits. Labels jump over single-entry single-exit regions, where nothing can join.
  *   Phis of a join block whose incoming values are all the same value (undef aside) stay uniform.
  * Temporal divergence. If the header of a reducible cycle C that contains B pushes a label to an
  *   exit that already carries a different one, threads leave C in different iterations (a
@@ -38,12 +39,14 @@
  *   defined in K is divergent (this includes the phis at its entries), and K acts as a divergent
  *   branch whose successors are its exits (each exit gets its own label).
  *
- * Cost: building the graph and the fixpoint are linear; sync propagation costs the size of the
- * region each divergent branch controls (up to where its paths meet), times a log for the
- * heap; temporal marking visits each cycle with a divergent exit once. */
+ * Cost: building the graph and the fixpoint are linear; sync propagation costs, per divergent
+ * branch, the nodes its labels reach before they meet, with single-entry single-exit regions
+ * counting as one, times a log for the heap (a cycle with many exits reached from a divergent
+ * branch costs them all); temporal marking visits each cycle with a divergent exit once. */
 #include "reconv/analysis.h"
 
-#include <assert.h>
+#include "syncgraph.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,15 +64,7 @@ typedef struct unif {
   rc_instr **users;
   rc_u32vec work; /* divergent values whose users are not yet updated */
 
-  /* the acyclic propagation graph over nodes; a node is a block, or the header standing for a
-   * whole outermost irreducible cycle */
-  uint32_t *node;      /* per block: its node */
-  uint32_t *node_cycle; /* per node: the cycle it leads out of (reducible header or irreducible
-                           cycle), RC_NONE for a plain block */
-  uint8_t *collapsed;  /* per node: stands for an irreducible cycle */
-  uint32_t *dag_start, *dag_to; /* per node: target blocks (mapped through node[] when used) */
-  uint32_t *topo;      /* per node: topological index */
-  uint32_t *skip;      /* per node: where its label can jump over a single-entry single-exit region */
+  rc_syncgraph sg; /* the acyclic propagation graph (syncgraph.h) */
 
   /* per-branch propagation state, reset through `touched` */
   uint32_t *label;
@@ -138,110 +133,9 @@ static void mark_temporal(unif *s, uint32_t c) {
     }
 }
 
-/* ---- the acyclic propagation graph ------------------------------------------------------------ */
-
-static void build_graph(unif *s) {
-  uint32_t n = s->n, m = s->ci->ncycles;
-  const rc_cfg *g = s->g;
-  const rc_cycle_info *ci = s->ci;
-  /* outermost irreducible cycle of each cycle (cycles are in forest pre-order) */
-  uint32_t *irr = rc_xmalloc((m ? m : 1) * sizeof *irr);
-  for (uint32_t c = 0; c < m; c++) {
-    uint32_t p = ci->cycles[c].parent;
-    irr[c] = p != RC_NONE && irr[p] != RC_NONE ? irr[p] : ci->cycles[c].reducible ? RC_NONE : c;
-  }
-  s->node = rc_xmalloc((n ? n : 1) * sizeof *s->node);
-  s->node_cycle = rc_xmalloc((n ? n : 1) * sizeof *s->node_cycle);
-  s->collapsed = rc_xcalloc(n ? n : 1, 1);
-  for (uint32_t b = 0; b < n; b++) {
-    s->node[b] = b;
-    s->node_cycle[b] = RC_NONE;
-  }
-  for (uint32_t c = 0; c < m; c++) {
-    uint32_t h = ci->cycles[c].header;
-    if (irr[c] == c) {
-      s->node_cycle[h] = c;
-      s->collapsed[h] = 1;
-    } else if (irr[c] == RC_NONE) {
-      s->node_cycle[h] = c; /* reducible header: leads to the exits */
-    }
-  }
-  for (uint32_t b = 0; b < n; b++) {
-    uint32_t c = ci->innermost[b];
-    if (c != RC_NONE && irr[c] != RC_NONE) s->node[b] = ci->cycles[irr[c]].header;
-  }
-  free(irr);
-  /* edges of each reachable node, as target blocks */
-  RC_VEC(uint32_t) to = {0};
-  s->dag_start = rc_xcalloc(n + 1, sizeof *s->dag_start);
-  for (uint32_t x = 0; x < n; x++) {
-    s->dag_start[x] = to.len;
-    if (s->node[x] != x || !rc_domtree_contains(s->dom, x)) continue;
-    uint32_t c = s->node_cycle[x];
-    if (c != RC_NONE) {
-      for (uint32_t i = 0; i < ci->cycles[c].nexits; i++) rc_vec_push(&to, ci->cycles[c].exits[i]);
-      continue;
-    }
-    for (uint32_t e = g->succ_start[x]; e < g->succ_start[x + 1]; e++) {
-      uint32_t t = g->succs[e];
-      bool dup = s->node[t] == x;
-      for (uint32_t e2 = g->succ_start[x]; e2 < e && !dup; e2++) dup = g->succs[e2] == t;
-      if (!dup) rc_vec_push(&to, t);
-    }
-  }
-  s->dag_start[n] = to.len;
-  s->dag_to = to.data;
-  /* topological order (Kahn) */
-  uint32_t *indeg = rc_xcalloc(n ? n : 1, sizeof *indeg);
-  uint32_t *queue = rc_xmalloc((n ? n : 1) * sizeof *queue);
-  s->topo = rc_xmalloc((n ? n : 1) * sizeof *s->topo);
-  uint32_t nnodes = 0;
-  for (uint32_t x = 0; x < n; x++) {
-    s->topo[x] = RC_NONE;
-    if (s->node[x] == x && rc_domtree_contains(s->dom, x)) nnodes++;
-    for (uint32_t e = s->dag_start[x]; e < s->dag_start[x + 1]; e++) indeg[s->node[s->dag_to[e]]]++;
-  }
-  uint32_t qh = 0, qt = 0, next = 0;
-  for (uint32_t x = 0; x < n; x++)
-    if (s->node[x] == x && rc_domtree_contains(s->dom, x) && !indeg[x]) queue[qt++] = x;
-  while (qh < qt) {
-    uint32_t x = queue[qh++];
-    s->topo[x] = next++;
-    for (uint32_t e = s->dag_start[x]; e < s->dag_start[x + 1]; e++) {
-      uint32_t y = s->node[s->dag_to[e]];
-      if (--indeg[y] == 0) queue[qt++] = y;
-    }
-  }
-  assert(next == nnodes && "the propagation graph must be acyclic");
-  (void)nnodes;
-  free(indeg);
-  /* Shortcuts. A plain block x whose region up to P = ipdom(x) is single-entry single-exit
-   * (thesis Def. 5: x dominates P, P post-dominates x, and the same cycles contain both, which
-   * for the nesting forest means the same innermost cycle) hands one label to every block of the
-   * region and then to P: nothing can join inside, and no other label can enter (x dominates the
-   * region; the headers of the cycles around x, which dominate x, lie outside it, so do the exits
-   * of those cycles, and cycles inside the region lie wholly in it). Jumping from x straight to P
-   * keeps the cost of a divergent branch to the regions it crosses, not their contents. */
-  s->skip = rc_xmalloc((n ? n : 1) * sizeof *s->skip);
-  for (uint32_t x = 0; x < n; x++) {
-    s->skip[x] = RC_NONE;
-    if (s->node[x] != x || s->node_cycle[x] != RC_NONE || !rc_domtree_contains(s->dom, x)) continue;
-    uint32_t P = s->pdom->idom[x];
-    if (P >= n || !rc_strictly_dominates(s->dom, x, P) || ci->innermost[x] != ci->innermost[P]) continue;
-    s->skip[x] = P;
-  }
-  /* P's predecessors all lie in x's region, so P gets x's label alone and may jump on in turn:
-   * follow the chains to their ends (in reverse topological order, each step is final) */
-  for (uint32_t i = next; i-- > 0;) {
-    uint32_t x = queue[i], P = s->skip[x];
-    if (P != RC_NONE && s->skip[P] != RC_NONE) s->skip[x] = s->skip[P];
-  }
-  free(queue);
-}
-
 /* ---- sync dependence: label propagation from one divergent branch ------------------------------- */
 
-static bool heap_less(const unif *s, uint32_t a, uint32_t b) { return s->topo[a] < s->topo[b]; }
+static bool heap_less(const unif *s, uint32_t a, uint32_t b) { return s->sg.topo[a] < s->sg.topo[b]; }
 
 static void heap_push(unif *s, uint32_t x) {
   if (s->in_heap[x]) return;
@@ -289,7 +183,7 @@ typedef struct branch_ctx {
  * exists nowhere else yet (the exits of a divergent irreducible cycle), which joins with any
  * label already there. */
 static void push_label(unif *s, branch_ctx *bc, uint32_t to, uint32_t label, int kind) {
-  uint32_t x = s->node[to];
+  uint32_t x = s->sg.node[to];
   uint32_t old = s->label[x];
   if (old == label && !(kind == EDGE_NEW_DEF && old != RC_NONE)) return;
   if (old == RC_NONE) rc_vec_push(&s->touched, x);
@@ -300,7 +194,7 @@ static void push_label(unif *s, branch_ctx *bc, uint32_t to, uint32_t label, int
   }
   s->label[x] = x; /* a join: the node defines its own label from here on */
   if (kind == EDGE_CYCLE_EXIT) rc_vec_push(&bc->div_exits, to);
-  if (s->collapsed[x]) s->entered_div[x] = 1;
+  if (s->sg.collapsed[x]) s->entered_div[x] = 1;
   else if (kind != EDGE_CYCLE_EXIT) rc_vec_push(&bc->joins, x);
 }
 
@@ -325,16 +219,16 @@ static void diverge_cluster(unif *s, branch_ctx *bc, uint32_t c) {
       else apart = p != first;
     }
     push_label(s, bc, X, X, EDGE_NEW_DEF);
-    if (apart && s->collapsed[s->node[X]]) s->entered_div[s->node[X]] = 1;
+    if (apart && s->sg.collapsed[s->sg.node[X]]) s->entered_div[s->sg.node[X]] = 1;
     else if (apart) rc_vec_push(&bc->joins, X);
   }
 }
 
 static void propagate_branch(unif *s, uint32_t B) {
   branch_ctx bc = {B, {0}, {0}};
-  uint32_t bn = s->node[B];
-  if (s->collapsed[bn]) {
-    uint32_t c = s->node_cycle[bn];
+  uint32_t bn = s->sg.node[B];
+  if (s->sg.collapsed[bn]) {
+    uint32_t c = s->sg.node_cycle[bn];
     if (s->cluster_done[c]) return; /* the same propagation ran for another branch in it */
     diverge_cluster(s, &bc, c);
   } else {
@@ -347,21 +241,21 @@ static void propagate_branch(unif *s, uint32_t B) {
   while (s->heap.len) {
     uint32_t x = s->heap.data[0];
     /* a single fresh node hands its one label to everything after it: no more joins */
-    if (s->heap.len == 1 && !(s->collapsed[x] && s->entered_div[x])) break;
+    if (s->heap.len == 1 && !(s->sg.collapsed[x] && s->entered_div[x])) break;
     heap_pop(s);
-    uint32_t label = s->label[x], c = s->node_cycle[x];
-    if (s->collapsed[x] && s->entered_div[x]) {
+    uint32_t label = s->label[x], c = s->sg.node_cycle[x];
+    if (s->sg.collapsed[x] && s->entered_div[x]) {
       diverge_cluster(s, &bc, c);
     } else if (c != RC_NONE) {
       /* a cycle's exits; for a reducible cycle around B these are exits in other iterations */
-      int kind = !s->collapsed[x] && rc_cycle_contains(s->ci, c, B) ? EDGE_CYCLE_EXIT : EDGE_NORMAL;
-      for (uint32_t e = s->dag_start[x]; e < s->dag_start[x + 1]; e++)
-        push_label(s, &bc, s->dag_to[e], label, kind);
-    } else if (s->skip[x] != RC_NONE) {
-      push_label(s, &bc, s->skip[x], label, EDGE_NORMAL);
+      int kind = !s->sg.collapsed[x] && rc_cycle_contains(s->ci, c, B) ? EDGE_CYCLE_EXIT : EDGE_NORMAL;
+      for (uint32_t e = s->sg.start[x]; e < s->sg.start[x + 1]; e++)
+        push_label(s, &bc, s->sg.to[e], label, kind);
+    } else if (s->sg.skip[x] != RC_NONE) {
+      push_label(s, &bc, s->sg.skip[x], label, EDGE_NORMAL);
     } else {
-      for (uint32_t e = s->dag_start[x]; e < s->dag_start[x + 1]; e++)
-        push_label(s, &bc, s->dag_to[e], label, EDGE_NORMAL);
+      for (uint32_t e = s->sg.start[x]; e < s->sg.start[x + 1]; e++)
+        push_label(s, &bc, s->sg.to[e], label, EDGE_NORMAL);
     }
   }
   while (s->heap.len) heap_pop(s);
@@ -503,7 +397,7 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
         }
   free(fill);
 
-  build_graph(&s);
+  rc_syncgraph_build(&s.sg, g, dom, pdom, ci);
   s.label = rc_xmalloc((n ? n : 1) * sizeof *s.label);
   for (uint32_t b = 0; b < n; b++) s.label[b] = RC_NONE;
   s.entered_div = rc_xcalloc(n ? n : 1, 1);
@@ -527,13 +421,7 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   free(s.def);
   free(s.use_start);
   free(s.users);
-  free(s.node);
-  free(s.node_cycle);
-  free(s.collapsed);
-  free(s.dag_start);
-  free(s.dag_to);
-  free(s.topo);
-  free(s.skip);
+  rc_syncgraph_free(&s.sg);
   free(s.label);
   free(s.entered_div);
   free(s.in_heap);
