@@ -82,9 +82,12 @@ static void report_free(report *r) {
   rc_analysis_free(&r->a);
 }
 
+/* Branches the report sorts into divergent and uniform: br and switch, and the wave-level scalar
+ * branch brexecz (always uniform). */
 static bool is_conditional(const rc_block *b) {
   const rc_instr *t = rc_block_term(b);
-  return t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH) && t->ntargets >= 2;
+  return t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH || t->op == RC_OP_BREXECZ) &&
+         t->ntargets >= 2;
 }
 
 /* ---- text ------------------------------------------------------------------------------------ */
