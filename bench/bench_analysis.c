@@ -13,7 +13,8 @@
  *            do-while loops, early returns, and 2% gotos to a recent block (breaks, continues,
  *            jumps into loops: unstructured and irreducible control flow);
  *   local    each block falls through to the next and may jump up to 8 blocks forwards or
- *            backwards (overlapping loops, many irreducible cycles);
+ *            backwards, or to the exit (overlapping loops: the CFG is one huge irreducible
+ *            cycle with irreducible cycles nested deeply in it);
  *   wild     successors drawn uniformly from all blocks (one giant irreducible cycle).
  * Two-way branches are on a divergent value (%tid) 40% of the time, on a uniform one 40%, and on
  * the block's phi (so sync dependence feeds back into branch divergence) otherwise. */
@@ -129,11 +130,12 @@ static void make_graph(graph *g, uint32_t nblocks, const char *shape) {
   for (uint32_t b = 0; b < nblocks; b++) new_block(g);
   for (uint32_t b = 0; b + 1 < nblocks; b++) {
     uint32_t k = below(100) < 60 ? 2 : 1;
-    if (b > 0 && below(100) < 2) continue; /* an exit */
+    if (wild && b > 0 && below(100) < 2) continue; /* an exit */
     for (uint32_t i = 0; i < k; i++) {
       uint32_t t;
       if (wild) t = 1 + below(nblocks - 1);
-      else if (i == 0) t = b + 1;
+      else if (i == 0) t = b + 1; /* fall through: every block is reachable */
+      else if (below(100) < 2) t = nblocks - 1; /* an early exit */
       else {
         int64_t d = (int64_t)below(17) - 8;
         int64_t x = (int64_t)b + (d == 0 ? 1 : d);

@@ -13,6 +13,8 @@
  */
 #include "reconv/analysis.h"
 
+#include "dominators.h"
+
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,8 +235,11 @@ static uint32_t lt_eval(lt_state *s, uint32_t v) {
   return s->label[v];
 }
 
-static void lengauer_tarjan(const dgraph *d, uint32_t *idom) {
-  uint32_t n = d->nnodes;
+void rc_dominators_lt(uint32_t nnodes, uint32_t root, const uint32_t *succ_start, const uint32_t *succs,
+                      const uint32_t *pred_start, const uint32_t *preds, uint32_t *idom) {
+  uint32_t n = nnodes;
+  for (uint32_t i = 0; i < n; i++) idom[i] = RC_NONE;
+  if (!n || root == RC_NONE) return;
   uint32_t *pre = rc_xcalloc(n, sizeof *pre); /* 0 = not reached, else 1..N */
   uint32_t *vertex = rc_xmalloc((n + 1) * sizeof *vertex);
   uint32_t *parent = rc_xmalloc(n * sizeof *parent);
@@ -244,24 +249,24 @@ static void lengauer_tarjan(const dgraph *d, uint32_t *idom) {
                 rc_xmalloc(n * sizeof *s.ancestor), rc_xmalloc(n * sizeof *s.stack)};
   /* DFS pre-order */
   uint32_t N = 0, sp = 0;
-  pre[d->root] = ++N;
-  vertex[N] = d->root;
-  parent[d->root] = RC_NONE;
-  s.stack[sp] = d->root;
-  edge[sp++] = d->succ_start[d->root];
+  pre[root] = ++N;
+  vertex[N] = root;
+  parent[root] = RC_NONE;
+  s.stack[sp] = root;
+  edge[sp++] = succ_start[root];
   while (sp) {
     uint32_t v = s.stack[sp - 1];
-    if (edge[sp - 1] == d->succ_start[v + 1]) {
+    if (edge[sp - 1] == succ_start[v + 1]) {
       sp--;
       continue;
     }
-    uint32_t w = d->succs[edge[sp - 1]++];
+    uint32_t w = succs[edge[sp - 1]++];
     if (pre[w]) continue;
     pre[w] = ++N;
     vertex[N] = w;
     parent[w] = v;
     s.stack[sp] = w;
-    edge[sp++] = d->succ_start[w];
+    edge[sp++] = succ_start[w];
   }
   for (uint32_t i = 1; i <= N; i++) {
     uint32_t v = vertex[i];
@@ -271,8 +276,8 @@ static void lengauer_tarjan(const dgraph *d, uint32_t *idom) {
   }
   for (uint32_t i = N; i >= 2; i--) {
     uint32_t w = vertex[i];
-    for (uint32_t e = d->pred_start[w]; e < d->pred_start[w + 1]; e++) {
-      uint32_t v = d->preds[e];
+    for (uint32_t e = pred_start[w]; e < pred_start[w + 1]; e++) {
+      uint32_t v = preds[e];
       if (!pre[v]) continue;
       uint32_t u = lt_eval(&s, v);
       if (s.semi[u] < s.semi[w]) s.semi[w] = s.semi[u];
@@ -291,7 +296,7 @@ static void lengauer_tarjan(const dgraph *d, uint32_t *idom) {
     uint32_t w = vertex[i];
     if (idom[w] != vertex[s.semi[w]]) idom[w] = idom[idom[w]];
   }
-  idom[d->root] = d->root;
+  idom[root] = root;
   free(pre);
   free(vertex);
   free(parent);
@@ -304,51 +309,38 @@ static void lengauer_tarjan(const dgraph *d, uint32_t *idom) {
   free(s.stack);
 }
 
-int rc_domtree_build(rc_domtree *t, const rc_cfg *g, bool post) {
+void rc_domtree_from_idoms(rc_domtree *t, bool post, uint32_t nblocks, uint32_t nnodes,
+                           uint32_t root, uint32_t *idom) {
   memset(t, 0, sizeof *t);
   t->post = post;
-  t->nblocks = g->nblocks;
-  dgraph d = {0};
-  rc_u32vec extra = {0};
-  if (post) {
-    build_post_graph(g, &d, &extra);
-  } else {
-    d.nnodes = g->nblocks;
-    d.root = g->entry;
-    d.succ_start = g->succ_start;
-    d.succs = g->succs;
-    d.pred_start = g->pred_start;
-    d.preds = g->preds;
-  }
-  uint32_t n = d.nnodes;
+  t->nblocks = nblocks;
+  uint32_t n = nnodes;
   t->nnodes = n;
-  t->root = d.root;
-  t->idom = rc_xmalloc((n ? n : 1) * sizeof *t->idom);
-  for (uint32_t i = 0; i < n; i++) t->idom[i] = RC_NONE;
-  if (n && d.root != RC_NONE) lengauer_tarjan(&d, t->idom);
+  t->root = root;
+  t->idom = idom;
   /* children lists and DFS numbering of the tree */
   t->child_start = rc_xcalloc(n + 1, sizeof *t->child_start);
   t->children = rc_xmalloc((n ? n : 1) * sizeof *t->children);
   for (uint32_t b = 0; b < n; b++)
-    if (t->idom[b] != RC_NONE && b != d.root) t->child_start[t->idom[b] + 1]++;
+    if (t->idom[b] != RC_NONE && b != root) t->child_start[t->idom[b] + 1]++;
   for (uint32_t i = 0; i < n; i++) t->child_start[i + 1] += t->child_start[i];
   uint32_t *fill = rc_xmalloc((n + 1) * sizeof *fill);
   memcpy(fill, t->child_start, (n + 1) * sizeof *fill);
   for (uint32_t b = 0; b < n; b++)
-    if (t->idom[b] != RC_NONE && b != d.root) t->children[fill[t->idom[b]]++] = b;
+    if (t->idom[b] != RC_NONE && b != root) t->children[fill[t->idom[b]]++] = b;
   free(fill);
   t->pre = rc_xmalloc((n ? n : 1) * sizeof *t->pre);
   t->post_num = rc_xmalloc((n ? n : 1) * sizeof *t->post_num);
   t->depth = rc_xmalloc((n ? n : 1) * sizeof *t->depth);
   for (uint32_t i = 0; i < n; i++) t->pre[i] = t->post_num[i] = t->depth[i] = RC_NONE;
-  if (n && d.root != RC_NONE) {
+  if (n && root != RC_NONE) {
     uint32_t *stack = rc_xmalloc(n * sizeof *stack);
     uint32_t *edge = rc_xmalloc(n * sizeof *edge);
     uint32_t sp = 0, pre = 0, postn = 0;
-    stack[sp] = d.root;
-    edge[sp++] = t->child_start[d.root];
-    t->pre[d.root] = pre++;
-    t->depth[d.root] = 0;
+    stack[sp] = root;
+    edge[sp++] = t->child_start[root];
+    t->pre[root] = pre++;
+    t->depth[root] = 0;
     while (sp) {
       uint32_t b = stack[sp - 1];
       if (edge[sp - 1] < t->child_start[b + 1]) {
@@ -365,6 +357,24 @@ int rc_domtree_build(rc_domtree *t, const rc_cfg *g, bool post) {
     free(stack);
     free(edge);
   }
+}
+
+int rc_domtree_build(rc_domtree *t, const rc_cfg *g, bool post) {
+  dgraph d = {0};
+  rc_u32vec extra = {0};
+  if (post) {
+    build_post_graph(g, &d, &extra);
+  } else {
+    d.nnodes = g->nblocks;
+    d.root = g->entry;
+    d.succ_start = g->succ_start;
+    d.succs = g->succs;
+    d.pred_start = g->pred_start;
+    d.preds = g->preds;
+  }
+  uint32_t *idom = rc_xmalloc((d.nnodes ? d.nnodes : 1) * sizeof *idom);
+  rc_dominators_lt(d.nnodes, d.root, d.succ_start, d.succs, d.pred_start, d.preds, idom);
+  rc_domtree_from_idoms(t, post, g->nblocks, d.nnodes, d.root, idom);
   t->extra_exits = extra.data;
   t->nextra_exits = extra.len;
   if (post) dgraph_free(&d);

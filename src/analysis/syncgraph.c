@@ -15,15 +15,102 @@
  * to the header only through the header of an enclosing cycle, whose edges are gone likewise.
  * Kahn's algorithm numbers the nodes topologically and asserts that all of them were numbered.
  *
- * Shortcuts (skip): see below. */
+ * Shortcuts (skip): see shortcuts() below. */
 #include "syncgraph.h"
+
+#include "dominators.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Shortcuts. If in the acyclic graph a plain node x dominates its immediate post-dominator P,
+ * the region between them (the nodes x dominates and P does not) is entered only through x and
+ * left only to P, so a single label arriving at x reaches every node of it and then P, and
+ * nothing can join inside: x may hand its label straight to P. (Nor is a divergent exit lost:
+ * those are marked by headers of reducible cycles around the branch, and such a header is never
+ * inside the region: a branch whose labels reach x and then the header lies in the header's
+ * cycle, so x does too, and the header is reached from the root by its entry edge without x.)
+ * P's predecessors all lie in the region, so P receives x's label alone and may jump on in turn:
+ * the chains are followed to their ends in reverse topological order. With these jumps a
+ * divergent branch costs the regions its labels cross, not their contents.
+ * Dominance here is that of the acyclic graph (a virtual root before all nodes without
+ * predecessors, a virtual sink after all nodes without successors): the CFG's own trees would
+ * also count paths around cycles that the propagation never follows. A branch at a cycle header
+ * starts labels in the cycle's body along edges the graph lacks; for dominance these are edges
+ * from the root, so no region hides such an entry. */
+static void shortcuts(rc_syncgraph *s, const rc_cfg *g, const rc_cycle_info *ci, const uint32_t *order,
+                      uint32_t nnodes) {
+  uint32_t n = s->n, V = n; /* the virtual root, which is also the virtual sink */
+  /* One graph A serves both trees: node v's edges are its successors, or V when it has none; V's
+   * edges go to the nodes without predecessors and to the body entries of the headers. The
+   * dominator tree is computed on A from V, the post-dominator tree on A reversed from V; the
+   * edges into the root are never followed, so each tree sees only its own virtual edges. */
+  uint32_t *start = rc_xmalloc((n + 2) * sizeof *start);
+  uint32_t nedges = s->start[n] + 2 * nnodes, k = 0; /* edges, a V per sink, V's roots */
+  uint8_t *has_pred = rc_xcalloc(n + 1, 1);
+  uint32_t nentries = 0;
+  for (uint32_t i = 0; i < nnodes; i++) {
+    uint32_t h = order[i], c = s->node_cycle[h];
+    for (uint32_t e = s->start[h]; e < s->start[h + 1]; e++) has_pred[s->node[s->to[e]]] = 1;
+    if (c != RC_NONE && !s->collapsed[h])
+      for (uint32_t e = g->succ_start[h]; e < g->succ_start[h + 1]; e++)
+        nentries += rc_cycle_contains(ci, c, g->succs[e]);
+  }
+  uint32_t *adj = rc_xmalloc((nedges + nentries + 1) * sizeof *adj);
+  for (uint32_t v = 0; v < n; v++) {
+    start[v] = k;
+    if (s->topo[v] == RC_NONE) continue;
+    for (uint32_t e = s->start[v]; e < s->start[v + 1]; e++) adj[k++] = s->node[s->to[e]];
+    if (s->start[v] == s->start[v + 1]) adj[k++] = V;
+  }
+  start[V] = k;
+  for (uint32_t i = 0; i < nnodes; i++) {
+    uint32_t h = order[i], c = s->node_cycle[h];
+    if (!has_pred[h]) adj[k++] = h;
+    /* a divergent branch at the header of a reducible cycle sends labels into the body along its
+     * own edges, which the graph does not have: they count as entries from the root */
+    if (c != RC_NONE && !s->collapsed[h])
+      for (uint32_t e = g->succ_start[h]; e < g->succ_start[h + 1]; e++)
+        if (rc_cycle_contains(ci, c, g->succs[e])) adj[k++] = s->node[g->succs[e]];
+  }
+  start[V + 1] = k;
+  free(has_pred);
+  /* predecessors */
+  uint32_t *pstart = rc_xcalloc(n + 2, sizeof *pstart), *padj = rc_xmalloc((k ? k : 1) * sizeof *padj);
+  for (uint32_t e = 0; e < k; e++) pstart[adj[e] + 1]++;
+  for (uint32_t v = 0; v <= n; v++) pstart[v + 1] += pstart[v];
+  uint32_t *fill = rc_xmalloc((n + 1) * sizeof *fill);
+  memcpy(fill, pstart, (n + 1) * sizeof *fill);
+  for (uint32_t v = 0; v <= n; v++)
+    for (uint32_t e = start[v]; e < start[v + 1]; e++) padj[fill[adj[e]]++] = v;
+  free(fill);
+  uint32_t *idom = rc_xmalloc((n + 1) * sizeof *idom), *ipdom = rc_xmalloc((n + 1) * sizeof *ipdom);
+  rc_dominators_lt(n + 1, V, start, adj, pstart, padj, idom);
+  rc_dominators_lt(n + 1, V, pstart, padj, start, adj, ipdom);
+  free(start);
+  free(adj);
+  free(pstart);
+  free(padj);
+  rc_domtree dom;
+  rc_domtree_from_idoms(&dom, false, n, n + 1, V, idom);
+
+  s->skip = rc_xmalloc((n ? n : 1) * sizeof *s->skip);
+  for (uint32_t x = 0; x < n; x++) s->skip[x] = RC_NONE;
+  for (uint32_t i = 0; i < nnodes; i++) {
+    uint32_t x = order[i], P = ipdom[x];
+    if (s->node_cycle[x] == RC_NONE && P < n && rc_strictly_dominates(&dom, x, P)) s->skip[x] = P;
+  }
+  for (uint32_t i = nnodes; i-- > 0;) {
+    uint32_t x = order[i], P = s->skip[x];
+    if (P != RC_NONE && s->skip[P] != RC_NONE) s->skip[x] = s->skip[P];
+  }
+  free(ipdom);
+  rc_domtree_free(&dom);
+}
+
 void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,
-                        const rc_domtree *pdom, const rc_cycle_info *ci) {
+                        const rc_cycle_info *ci) {
   uint32_t n = g->nblocks, m = ci->ncycles;
   memset(s, 0, sizeof *s);
   s->n = n;
@@ -54,6 +141,40 @@ void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,
     if (c != RC_NONE && irr[c] != RC_NONE) s->node[b] = ci->cycles[irr[c]].header;
   }
   free(irr);
+  /* exits that a collapsed cycle enters from two different blocks of it: threads that left it
+   * apart meet there. Outermost irreducible cycles are disjoint, so one pass over their blocks'
+   * edges finds them all. */
+  s->apart_start = rc_xcalloc(m + 1, sizeof *s->apart_start);
+  uint32_t *first = rc_xmalloc((n ? n : 1) * sizeof *first), *stamp = rc_xmalloc((n ? n : 1) * sizeof *stamp);
+  uint8_t *apart = rc_xcalloc(n ? n : 1, 1);
+  for (uint32_t b = 0; b < n; b++) stamp[b] = RC_NONE;
+  RC_VEC(uint32_t) ap = {0};
+  for (uint32_t c = 0; c < m; c++) {
+    s->apart_start[c] = ap.len;
+    uint32_t h = ci->cycles[c].header;
+    if (!s->collapsed[h] || s->node_cycle[h] != c) continue;
+    const rc_cycle *cy = &ci->cycles[c];
+    for (uint32_t i = 0; i < cy->nblocks; i++) {
+      uint32_t b = cy->blocks[i];
+      for (uint32_t e = g->succ_start[b]; e < g->succ_start[b + 1]; e++) {
+        uint32_t t = g->succs[e];
+        if (rc_cycle_contains(ci, c, t)) continue;
+        if (stamp[t] != c) {
+          stamp[t] = c;
+          first[t] = b;
+          apart[t] = 0;
+        } else if (first[t] != b && !apart[t]) {
+          apart[t] = 1;
+          rc_vec_push(&ap, t);
+        }
+      }
+    }
+  }
+  s->apart_start[m] = ap.len;
+  s->apart = ap.data;
+  free(first);
+  free(stamp);
+  free(apart);
   /* edges of each reachable node, as target blocks */
   RC_VEC(uint32_t) to = {0};
   s->start = rc_xcalloc(n + 1, sizeof *s->start);
@@ -98,31 +219,13 @@ void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,
   assert(next == nnodes && "the propagation graph must be acyclic");
   (void)nnodes;
   free(indeg);
-  /* Shortcuts. A plain block x whose region up to P = ipdom(x) is single-entry single-exit
-   * (thesis Def. 5: x dominates P, P post-dominates x, and the same cycles contain both, which
-   * for the nesting forest means the same innermost cycle) hands one label to every block of the
-   * region and then to P: nothing can join inside, and no other label can enter (x dominates the
-   * region; the headers of the cycles around x, which dominate x, lie outside it, so do the exits
-   * of those cycles, and cycles inside the region lie wholly in it). Jumping from x straight to P
-   * keeps the cost of a divergent branch to the regions it crosses, not their contents. */
-  s->skip = rc_xmalloc((n ? n : 1) * sizeof *s->skip);
-  for (uint32_t x = 0; x < n; x++) {
-    s->skip[x] = RC_NONE;
-    if (s->node[x] != x || s->node_cycle[x] != RC_NONE || !rc_domtree_contains(dom, x)) continue;
-    uint32_t P = pdom->idom[x];
-    if (P >= n || !rc_strictly_dominates(dom, x, P) || ci->innermost[x] != ci->innermost[P]) continue;
-    s->skip[x] = P;
-  }
-  /* P's predecessors all lie in x's region, so P gets x's label alone and may jump on in turn:
-   * follow the chains to their ends (in reverse topological order, each step is final) */
-  for (uint32_t i = next; i-- > 0;) {
-    uint32_t x = queue[i], P = s->skip[x];
-    if (P != RC_NONE && s->skip[P] != RC_NONE) s->skip[x] = s->skip[P];
-  }
+  shortcuts(s, g, ci, queue, next);
   free(queue);
 }
 
 void rc_syncgraph_free(rc_syncgraph *s) {
+  free(s->apart_start);
+  free(s->apart);
   free(s->node);
   free(s->node_cycle);
   free(s->collapsed);

@@ -17,10 +17,12 @@ typedef struct rc_syncgraph {
   uint32_t *topo;       /* per node: topological index */
   uint32_t *skip;       /* per plain node: the end of its chain of single-entry single-exit
                            regions (a single label can jump there), or RC_NONE */
+  uint32_t *apart_start, *apart; /* per cycle (CSR): for a collapsed cycle, its exits that have
+                                    two or more predecessors inside it */
 } rc_syncgraph;
 
 void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,
-                        const rc_domtree *pdom, const rc_cycle_info *ci);
+                        const rc_cycle_info *ci);
 void rc_syncgraph_free(rc_syncgraph *s);
 
 #endif

@@ -19,8 +19,8 @@
  *   LLVM's SyncDependenceAnalysis, by propagating "labels" (the nearest definition of a virtual
  *   variable assigned differently in each successor of B) in topological order of an acyclic
  *   graph; a block receiving two different labels is a join and becomes its own label.
- *   Propagation stops when a single block carries a fresh label (all later blocks would get that
- *   one label), which keeps it to the region that B controls.
+ *   Propagation stops once all fresh labels are the same one (all later blocks would get that one
+ *   label), which keeps it to the region that B controls (LLVM stops at one fresh block).
  *   The acyclic graph is LLVM's "modified post-order" made explicit (src/analysis/syncgraph.c):
  *   the header of a reducible cycle does not lead into its body but straight to the cycle's
  *   exits, so its back edges end there; a branch outside the cycle reaches at most its header (the
@@ -50,6 +50,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Values that escape cycles (see mark_temporal). */
+typedef struct escapes {
+  uint32_t n;          /* escaping values */
+  uint32_t *value;     /* sorted by the innermost cycle of their block */
+  uint32_t *slice;     /* per cycle id c (and m): first index of values in cycles >= c */
+  uint32_t size, *tree; /* min-tree over escape depths (UINT32_MAX: gone) */
+} escapes;
+
 typedef struct unif {
   const rc_kernel *k;
   const rc_cfg *g;
@@ -65,12 +73,16 @@ typedef struct unif {
   rc_u32vec work; /* divergent values whose users are not yet updated */
 
   rc_syncgraph sg; /* the acyclic propagation graph (syncgraph.h) */
+  escapes esc;     /* values escaping cycles, for temporal divergence (built on first use) */
 
   /* per-branch propagation state, reset through `touched` */
   uint32_t *label;
   uint8_t *entered_div; /* collapsed node reached by two labels */
+  uint8_t *joined;      /* node recorded as a join (bit 1) or as a divergent exit (bit 2) */
   uint8_t *in_heap;
-  rc_u32vec heap, touched;
+  uint32_t *lcount;     /* per label: fresh nodes in the heap carrying it */
+  uint32_t ndistinct, nblocking;
+  rc_u32vec heap, touched, pending;
   uint8_t *cluster_done; /* per cycle: irreducible cycle already tainted and propagated */
 } unif;
 
@@ -116,30 +128,112 @@ static void taint_all_defs(unif *s, uint32_t c) {
       if (in->v.type != RC_VOID) mark_value(s, in->v.id);
 }
 
-/* Temporal divergence: values defined in cycle c and used outside it. */
+/* ---- temporal divergence ---------------------------------------------------------------------
+ * When cycle c gets a divergent exit, the values defined in c (nested cycles included) and used
+ * outside c become divergent. A value defined in block b escapes the cycles around b from the
+ * innermost up to the outermost one that some use lies outside of; call the depth of that one its
+ * escape depth. Sorted by the innermost cycle of their block (cycle ids are in forest pre-order,
+ * so the cycles nested in c are a range), the values defined in c form one slice, and those
+ * escaping c are the ones in the slice with escape depth <= depth(c). A segment tree of escape
+ * depths finds them, and a value leaves it once marked: each value is found once, and marking a
+ * cycle costs O((1 + values found) log n) instead of a walk over the cycle. */
+static void escapes_build(unif *s) {
+  const rc_cycle_info *ci = s->ci;
+  uint32_t m = ci->ncycles, nv = s->u->nvalues;
+  escapes *x = &s->esc;
+  uint32_t *depth = rc_xmalloc((nv ? nv : 1) * sizeof *depth), *cyc = rc_xmalloc((nv ? nv : 1) * sizeof *cyc);
+  x->slice = rc_xcalloc(m + 2, sizeof *x->slice);
+  for (uint32_t id = 0; id < nv; id++) {
+    depth[id] = UINT32_MAX;
+    const rc_instr *d = s->def[id];
+    uint32_t cb = d && d->parent ? ci->innermost[d->parent->id] : RC_NONE;
+    cyc[id] = cb;
+    if (cb == RC_NONE) continue;
+    for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++) {
+      uint32_t ub = s->users[e]->parent->id, out = RC_NONE;
+      for (uint32_t c = cb; c != RC_NONE && !rc_cycle_contains(ci, c, ub); c = ci->cycles[c].parent) out = c;
+      if (out != RC_NONE && ci->cycles[out].depth < depth[id]) depth[id] = ci->cycles[out].depth;
+    }
+    if (depth[id] != UINT32_MAX) x->slice[cb + 1]++;
+  }
+  for (uint32_t c = 0; c <= m; c++) x->slice[c + 1] += x->slice[c];
+  x->n = x->slice[m];
+  x->value = rc_xmalloc((x->n ? x->n : 1) * sizeof *x->value);
+  uint32_t *fill = rc_xmalloc((m + 1) * sizeof *fill);
+  memcpy(fill, x->slice, (m + 1) * sizeof *fill);
+  for (uint32_t id = 0; id < nv; id++)
+    if (depth[id] != UINT32_MAX) x->value[fill[cyc[id]]++] = id;
+  free(fill);
+  for (x->size = 1; x->size < x->n; x->size *= 2) {}
+  x->tree = rc_xmalloc(2 * x->size * sizeof *x->tree);
+  for (uint32_t i = 0; i < x->size; i++) x->tree[x->size + i] = i < x->n ? depth[x->value[i]] : UINT32_MAX;
+  for (uint32_t i = x->size; i-- > 1;)
+    x->tree[i] = x->tree[2 * i] < x->tree[2 * i + 1] ? x->tree[2 * i] : x->tree[2 * i + 1];
+  free(depth);
+  free(cyc);
+}
+
+static void escapes_free(escapes *x) {
+  free(x->value);
+  free(x->slice);
+  free(x->tree);
+}
+
+/* The first index in [lo, hi) whose escape depth is <= d, or RC_NONE; iterative descent. */
+static uint32_t escapes_find(const escapes *x, uint32_t lo, uint32_t hi, uint32_t d) {
+  uint32_t stack[64], sp = 0; /* nodes as (index, node lo, node hi), depth of the tree <= 32 */
+  uint32_t nlo[64], nhi[64];
+  stack[sp] = 1, nlo[sp] = 0, nhi[sp] = x->size, sp++;
+  while (sp) {
+    sp--;
+    uint32_t v = stack[sp], a = nlo[sp], b = nhi[sp];
+    if (b <= lo || a >= hi || x->tree[v] > d) continue;
+    if (b - a == 1) return a;
+    uint32_t mid = a + (b - a) / 2;
+    stack[sp] = 2 * v + 1, nlo[sp] = mid, nhi[sp] = b, sp++; /* right after left */
+    stack[sp] = 2 * v, nlo[sp] = a, nhi[sp] = mid, sp++;
+  }
+  return RC_NONE;
+}
+
+static void escapes_remove(escapes *x, uint32_t i) {
+  uint32_t v = x->size + i;
+  x->tree[v] = UINT32_MAX;
+  for (v /= 2; v; v /= 2) x->tree[v] = x->tree[2 * v] < x->tree[2 * v + 1] ? x->tree[2 * v] : x->tree[2 * v + 1];
+}
+
 static void mark_temporal(unif *s, uint32_t c) {
   if (s->u->temporal_cycle[c]) return;
   s->u->temporal_cycle[c] = 1;
-  const rc_cycle *cy = &s->ci->cycles[c];
-  for (uint32_t i = 0; i < cy->nblocks; i++)
-    for (rc_instr *in = s->k->blocks[cy->blocks[i]]->first; in; in = in->next) {
-      uint32_t id = in->v.id;
-      if (in->v.type == RC_VOID || id == RC_NONE || s->u->divergent_value[id]) continue;
-      for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++)
-        if (!rc_cycle_contains(s->ci, c, s->users[e]->parent->id)) {
-          mark_value(s, id);
-          break;
-        }
-    }
+  if (!s->esc.tree) escapes_build(s);
+  escapes *x = &s->esc;
+  uint32_t lo = x->slice[c], hi = x->slice[s->ci->cycles[c].nested_end], d = s->ci->cycles[c].depth;
+  for (uint32_t i; (i = escapes_find(x, lo, hi, d)) != RC_NONE;) {
+    mark_value(s, x->value[i]);
+    escapes_remove(x, i);
+  }
 }
 
 /* ---- sync dependence: label propagation from one divergent branch ------------------------------- */
 
+/* The fresh nodes (labelled, not yet processed) wait in a min-heap by topological index. The
+ * heap also counts how many of its nodes carry each label (lcount, ndistinct) and how many are
+ * collapsed cycles entered divergently (nblocking), for the stop test in propagate_branch. Sinks
+ * (nodes without edges, which have nothing to pass on) stay out of it: a join at a sink is seen
+ * when the second label arrives, and sinks that could still become joins wait in `pending`. */
 static bool heap_less(const unif *s, uint32_t a, uint32_t b) { return s->sg.topo[a] < s->sg.topo[b]; }
 
+static void count_label(unif *s, uint32_t label, int delta) {
+  if (delta > 0 && s->lcount[label]++ == 0) s->ndistinct++;
+  if (delta < 0 && --s->lcount[label] == 0) s->ndistinct--;
+}
+
+static bool blocking(const unif *s, uint32_t x) { return s->sg.collapsed[x] && s->entered_div[x]; }
+
 static void heap_push(unif *s, uint32_t x) {
-  if (s->in_heap[x]) return;
   s->in_heap[x] = 1;
+  count_label(s, s->label[x], +1);
+  s->nblocking += blocking(s, x);
   rc_vec_push(&s->heap, x);
   uint32_t i = s->heap.len - 1;
   while (i && heap_less(s, s->heap.data[i], s->heap.data[(i - 1) / 2])) {
@@ -164,7 +258,23 @@ static uint32_t heap_pop(unif *s) {
     i = m;
   }
   s->in_heap[top] = 0;
+  count_label(s, s->label[top], -1);
+  s->nblocking -= blocking(s, top);
   return top;
+}
+
+static void set_label(unif *s, uint32_t x, uint32_t label) {
+  if (s->in_heap[x]) count_label(s, s->label[x], -1), count_label(s, label, +1);
+  s->label[x] = label;
+}
+
+static void set_entered_div(unif *s, uint32_t x) {
+  if (s->in_heap[x] && !blocking(s, x)) s->nblocking++;
+  s->entered_div[x] = 1;
+}
+
+static bool is_sink(const unif *s, uint32_t x) {
+  return !s->sg.collapsed[x] && s->sg.start[x] == s->sg.start[x + 1];
 }
 
 /* how a label travels: along an edge of the graph; from the header of a reducible cycle around
@@ -173,6 +283,7 @@ enum { EDGE_NORMAL, EDGE_CYCLE_EXIT, EDGE_NEW_DEF };
 
 typedef struct branch_ctx {
   uint32_t block;     /* the divergent branch */
+  uint32_t last_header; /* greatest topological index of a reducible header around it, or RC_NONE */
   rc_u32vec joins;    /* blocks whose phis become divergent */
   rc_u32vec div_exits; /* exit blocks reached in different iterations */
 } branch_ctx;
@@ -186,16 +297,50 @@ static void push_label(unif *s, branch_ctx *bc, uint32_t to, uint32_t label, int
   uint32_t x = s->sg.node[to];
   uint32_t old = s->label[x];
   if (old == label && !(kind == EDGE_NEW_DEF && old != RC_NONE)) return;
-  if (old == RC_NONE) rc_vec_push(&s->touched, x);
-  if (old != x) heap_push(s, x);
-  if (old == RC_NONE) {
+  if (old == RC_NONE) { /* first label: the node is fresh */
+    rc_vec_push(&s->touched, x);
     s->label[x] = label;
+    if (is_sink(s, x)) rc_vec_push(&s->pending, x);
+    else heap_push(s, x);
     return;
   }
-  s->label[x] = x; /* a join: the node defines its own label from here on */
+  set_label(s, x, x); /* a join: the node defines its own label from here on */
+  if (s->sg.collapsed[x]) set_entered_div(s, x);
+  /* record each join and each divergent exit once (joined: bit 1 join, bit 2 divergent exit) */
+  uint8_t bit = kind == EDGE_CYCLE_EXIT ? 2 : 1;
+  if (s->joined[x] & bit) return;
+  s->joined[x] |= bit;
   if (kind == EDGE_CYCLE_EXIT) rc_vec_push(&bc->div_exits, to);
-  if (s->sg.collapsed[x]) s->entered_div[x] = 1;
-  else if (kind != EDGE_CYCLE_EXIT) rc_vec_push(&bc->joins, x);
+  else if (!s->sg.collapsed[x]) rc_vec_push(&bc->joins, x);
+}
+
+/* May propagation stop? When every fresh node carries the same label L (and none is a cycle
+ * entered divergently, which makes new labels), every later push carries L: no more joins,
+ * except at sinks labelled otherwise that L still reaches. A sink that lies before the first
+ * fresh node in topological order can receive nothing more. Once no header of a cycle around
+ * the branch is left to process, every later push is an ordinary one, and a sink that
+ * post-dominates the first fresh node will receive L: it is a join now. Any other sink keeps
+ * the propagation going. */
+static bool settled(unif *s, branch_ctx *bc) {
+  if (!s->heap.len) return true;
+  if (s->ndistinct != 1 || s->nblocking) return false;
+  uint32_t top = s->heap.data[0], L = s->label[top], keep = 0;
+  /* could a header of a reducible cycle around the branch still be processed? Its pushes record
+   * divergent exits rather than joins */
+  bool open = bc->last_header != RC_NONE && bc->last_header >= s->sg.topo[top], done = true;
+  for (uint32_t i = 0; i < s->pending.len; i++) {
+    uint32_t z = s->pending.data[i];
+    if (s->label[z] == L || s->sg.topo[z] < s->sg.topo[top]) continue;
+    if (!open && (s->joined[z] & 1)) continue; /* a join already: ordinary pushes add nothing */
+    if (!open && rc_dominates(s->pdom, z, top)) {
+      push_label(s, bc, z, L, EDGE_NORMAL);
+      continue;
+    }
+    s->pending.data[keep++] = z;
+    done = false;
+  }
+  s->pending.len = keep;
+  return done;
 }
 
 /* An irreducible cycle entered divergently or holding a divergent branch: all its values are
@@ -207,25 +352,27 @@ static void diverge_cluster(unif *s, branch_ctx *bc, uint32_t c) {
     taint_all_defs(s, c);
   }
   const rc_cycle *cy = &s->ci->cycles[c];
-  const rc_cfg *g = s->g;
-  for (uint32_t i = 0; i < cy->nexits; i++) {
-    uint32_t X = cy->exits[i], first = RC_NONE;
-    bool apart = false;
-    /* an exit entered from two blocks of the cycle joins threads that left it apart */
-    for (uint32_t e = g->pred_start[X]; e < g->pred_start[X + 1] && !apart; e++) {
-      uint32_t p = g->preds[e];
-      if (!rc_cycle_contains(s->ci, c, p)) continue;
-      if (first == RC_NONE) first = p;
-      else apart = p != first;
+  for (uint32_t i = 0; i < cy->nexits; i++) push_label(s, bc, cy->exits[i], cy->exits[i], EDGE_NEW_DEF);
+  /* an exit entered from two blocks of the cycle joins threads that left it apart */
+  for (uint32_t i = s->sg.apart_start[c]; i < s->sg.apart_start[c + 1]; i++) {
+    uint32_t X = s->sg.apart[i], x = s->sg.node[X];
+    if (s->sg.collapsed[x]) {
+      set_entered_div(s, x);
+    } else if (!(s->joined[x] & 1)) {
+      s->joined[x] |= 1;
+      rc_vec_push(&bc->joins, x);
     }
-    push_label(s, bc, X, X, EDGE_NEW_DEF);
-    if (apart && s->sg.collapsed[s->sg.node[X]]) s->entered_div[s->sg.node[X]] = 1;
-    else if (apart) rc_vec_push(&bc->joins, X);
   }
 }
 
 static void propagate_branch(unif *s, uint32_t B) {
-  branch_ctx bc = {B, {0}, {0}};
+  branch_ctx bc = {B, RC_NONE, {0}, {0}};
+  for (uint32_t c = s->ci->innermost[B]; c != RC_NONE; c = s->ci->cycles[c].parent) {
+    uint32_t h = s->ci->cycles[c].header;
+    if (s->sg.node[h] == h && !s->sg.collapsed[h] &&
+        (bc.last_header == RC_NONE || s->sg.topo[h] > bc.last_header))
+      bc.last_header = s->sg.topo[h];
+  }
   uint32_t bn = s->sg.node[B];
   if (s->sg.collapsed[bn]) {
     uint32_t c = s->sg.node_cycle[bn];
@@ -238,11 +385,8 @@ static void propagate_branch(unif *s, uint32_t B) {
       push_label(s, &bc, t, t, EDGE_NORMAL); /* each successor block is a label of its own */
     }
   }
-  while (s->heap.len) {
-    uint32_t x = s->heap.data[0];
-    /* a single fresh node hands its one label to everything after it: no more joins */
-    if (s->heap.len == 1 && !(s->sg.collapsed[x] && s->entered_div[x])) break;
-    heap_pop(s);
+  while (!settled(s, &bc)) {
+    uint32_t x = heap_pop(s);
     uint32_t label = s->label[x], c = s->sg.node_cycle[x];
     if (s->sg.collapsed[x] && s->entered_div[x]) {
       diverge_cluster(s, &bc, c);
@@ -262,16 +406,25 @@ static void propagate_branch(unif *s, uint32_t B) {
   for (uint32_t i = 0; i < s->touched.len; i++) {
     uint32_t x = s->touched.data[i];
     s->label[x] = RC_NONE;
-    s->entered_div[x] = 0;
+    s->entered_div[x] = s->joined[x] = 0;
   }
-  s->touched.len = 0;
+  s->touched.len = s->pending.len = 0;
   for (uint32_t i = 0; i < bc.joins.len; i++) taint_phis(s, bc.joins.data[i]);
-  for (uint32_t i = 0; i < bc.div_exits.len; i++) {
-    /* the outermost cycle around B that does not contain the exit */
-    uint32_t X = bc.div_exits.data[i], outer = RC_NONE;
-    for (uint32_t c = s->ci->innermost[B]; c != RC_NONE; c = s->ci->cycles[c].parent)
-      if (!rc_cycle_contains(s->ci, c, X)) outer = c;
-    if (outer != RC_NONE) mark_temporal(s, outer);
+  if (bc.div_exits.len) {
+    /* for each exit, the outermost cycle around B that does not contain it: the cycles around B
+     * form a chain, and containing the exit is monotone along it (binary search) */
+    rc_u32vec chain = {0};
+    for (uint32_t c = s->ci->innermost[B]; c != RC_NONE; c = s->ci->cycles[c].parent) rc_vec_push(&chain, c);
+    for (uint32_t i = 0; i < bc.div_exits.len; i++) {
+      uint32_t X = bc.div_exits.data[i], lo = 0, hi = chain.len; /* first cycle containing X */
+      while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (rc_cycle_contains(s->ci, chain.data[mid], X)) hi = mid;
+        else lo = mid + 1;
+      }
+      if (lo > 0) mark_temporal(s, chain.data[lo - 1]);
+    }
+    rc_vec_free(&chain);
   }
   rc_vec_free(&bc.joins);
   rc_vec_free(&bc.div_exits);
@@ -397,10 +550,12 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
         }
   free(fill);
 
-  rc_syncgraph_build(&s.sg, g, dom, pdom, ci);
+  rc_syncgraph_build(&s.sg, g, dom, ci);
   s.label = rc_xmalloc((n ? n : 1) * sizeof *s.label);
   for (uint32_t b = 0; b < n; b++) s.label[b] = RC_NONE;
   s.entered_div = rc_xcalloc(n ? n : 1, 1);
+  s.joined = rc_xcalloc(n ? n : 1, 1);
+  s.lcount = rc_xcalloc(n ? n : 1, sizeof *s.lcount);
   s.in_heap = rc_xcalloc(n ? n : 1, 1);
   s.cluster_done = rc_xcalloc(m ? m : 1, 1);
 
@@ -422,8 +577,12 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   free(s.use_start);
   free(s.users);
   rc_syncgraph_free(&s.sg);
+  escapes_free(&s.esc);
   free(s.label);
   free(s.entered_div);
+  free(s.joined);
+  free(s.lcount);
+  rc_vec_free(&s.pending);
   free(s.in_heap);
   free(s.cluster_done);
   rc_vec_free(&s.heap);
