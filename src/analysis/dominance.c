@@ -309,8 +309,9 @@ void rc_dominators_lt(uint32_t nnodes, uint32_t root, const uint32_t *succ_start
   free(s.stack);
 }
 
-void rc_domtree_from_idoms(rc_domtree *t, bool post, uint32_t nblocks, uint32_t nnodes,
-                           uint32_t root, uint32_t *idom) {
+/* A tree (children, DFS numbering, depths) from an idom array, which the tree takes over. */
+static void domtree_from_idoms(rc_domtree *t, bool post, uint32_t nblocks, uint32_t nnodes,
+                               uint32_t root, uint32_t *idom) {
   memset(t, 0, sizeof *t);
   t->post = post;
   t->nblocks = nblocks;
@@ -374,7 +375,7 @@ int rc_domtree_build(rc_domtree *t, const rc_cfg *g, bool post) {
   }
   uint32_t *idom = rc_xmalloc((d.nnodes ? d.nnodes : 1) * sizeof *idom);
   rc_dominators_lt(d.nnodes, d.root, d.succ_start, d.succs, d.pred_start, d.preds, idom);
-  rc_domtree_from_idoms(t, post, g->nblocks, d.nnodes, d.root, idom);
+  domtree_from_idoms(t, post, g->nblocks, d.nnodes, d.root, idom);
   t->extra_exits = extra.data;
   t->nextra_exits = extra.len;
   if (post) dgraph_free(&d);

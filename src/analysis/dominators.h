@@ -10,8 +10,5 @@
 void rc_dominators_lt(uint32_t nnodes, uint32_t root, const uint32_t *succ_start,
                       const uint32_t *succs, const uint32_t *pred_start, const uint32_t *preds,
                       uint32_t *idom);
-/* A tree (children, DFS numbering, depths) from an idom array, which the tree takes over. */
-void rc_domtree_from_idoms(rc_domtree *t, bool post, uint32_t nblocks, uint32_t nnodes,
-                           uint32_t root, uint32_t *idom);
 
 #endif

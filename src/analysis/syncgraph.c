@@ -92,21 +92,21 @@ static void shortcuts(rc_syncgraph *s, const rc_cfg *g, const rc_cycle_info *ci,
   free(adj);
   free(pstart);
   free(padj);
-  rc_domtree dom;
-  rc_domtree_from_idoms(&dom, false, n, n + 1, V, idom);
 
   s->skip = rc_xmalloc((n ? n : 1) * sizeof *s->skip);
   for (uint32_t x = 0; x < n; x++) s->skip[x] = RC_NONE;
+  /* x dominates P = ipdom(x) exactly when x = idom(P): a dominator of P strictly between them
+   * would lie on every path from x to P and so post-dominate x before P does */
   for (uint32_t i = 0; i < nnodes; i++) {
     uint32_t x = order[i], P = ipdom[x];
-    if (s->node_cycle[x] == RC_NONE && P < n && rc_strictly_dominates(&dom, x, P)) s->skip[x] = P;
+    if (s->node_cycle[x] == RC_NONE && P < n && idom[P] == x) s->skip[x] = P;
   }
   for (uint32_t i = nnodes; i-- > 0;) {
     uint32_t x = order[i], P = s->skip[x];
     if (P != RC_NONE && s->skip[P] != RC_NONE) s->skip[x] = s->skip[P];
   }
   free(ipdom);
-  rc_domtree_free(&dom);
+  free(idom);
 }
 
 void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,

@@ -74,6 +74,7 @@ typedef struct unif {
   rc_u32vec work; /* divergent values whose users are not yet updated */
 
   rc_syncdep sd;   /* sync dependence (syncdep.h) */
+  bool sd_ready;
   escapes esc;     /* values escaping cycles, for temporal divergence (built on first use) */
 } unif;
 
@@ -210,6 +211,10 @@ static void branch_divergent(unif *s, uint32_t b) {
   if (s->u->divergent_branch[b]) return;
   s->u->divergent_branch[b] = 1;
   if (!rc_domtree_contains(s->dom, b)) return;
+  if (!s->sd_ready) { /* built on the first divergent branch: uniform kernels never pay for it */
+    rc_syncdep_init(&s->sd, s->g, s->dom, s->pdom, s->ci);
+    s->sd_ready = true;
+  }
   rc_syncdep_result r = {0};
   rc_syncdep_branch(&s->sd, b, &r);
   for (uint32_t i = 0; i < r.joins.len; i++) taint_phis(s, r.joins.data[i]);
@@ -335,7 +340,6 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
         }
   free(fill);
 
-  rc_syncdep_init(&s.sd, g, dom, pdom, ci);
 
   uint8_t *pt = private_taint(&s);
   for (uint32_t id = 0; id < nv; id++)
@@ -354,7 +358,7 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   free(s.def);
   free(s.use_start);
   free(s.users);
-  rc_syncdep_free(&s.sd);
+  if (s.sd_ready) rc_syncdep_free(&s.sd);
   escapes_free(&s.esc);
   rc_vec_free(&s.work);
   return 0;
