@@ -82,9 +82,12 @@ static void report_free(report *r) {
   rc_analysis_free(&r->a);
 }
 
+/* Branches the report sorts into divergent and uniform: br and switch, and the wave-level scalar
+ * branch brexecz (always uniform). */
 static bool is_conditional(const rc_block *b) {
   const rc_instr *t = rc_block_term(b);
-  return t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH) && t->ntargets >= 2;
+  return t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH || t->op == RC_OP_BREXECZ) &&
+         t->ntargets >= 2;
 }
 
 /* ---- text ------------------------------------------------------------------------------------ */
@@ -92,6 +95,18 @@ static bool is_conditional(const rc_block *b) {
 static void text_blocks(FILE *f, const rc_kernel *k, const uint32_t *ids, uint32_t n) {
   if (!n) fputs("(none)", f);
   for (uint32_t i = 0; i < n; i++) fprintf(f, "%s%s", i ? ", " : "", k->blocks[ids[i]]->name);
+}
+
+/* "  NAME yes" or "  NAME no (WHY: blocks)" */
+static void text_verdict(FILE *f, const rc_kernel *k, const char *name, bool ok, const char *why,
+                         const rc_u32vec *where) {
+  fprintf(f, "  %s %s", name, ok ? "yes" : "no (");
+  if (!ok) {
+    fprintf(f, "%s: ", why);
+    text_blocks(f, k, where->data, where->len);
+    fputc(')', f);
+  }
+  fputc('\n', f);
 }
 
 /* blocks b (of the kernel) with sel(b) */
@@ -119,13 +134,12 @@ static void text_report(FILE *f, const report *r) {
   const rc_analysis *a = &r->a;
   fprintf(f, "kernel @%s: %u blocks (%u reachable), %u edges\n", k->name, k->nblocks, r->reachable,
           a->cfg.succ_start[a->cfg.nblocks]);
-  fprintf(f, "  reducible:          %s", r->reducible ? "yes" : "no (entries of irreducible cycles: ");
-  if (!r->reducible) text_blocks(f, k, r->irreducible_at.data, r->irreducible_at.len), fputc(')', f);
-  fprintf(f, "\n  structured:         %s", r->structured ? "yes" : "no (condition nodes left after folding: ");
-  if (!r->structured) text_blocks(f, k, r->not_structured_at.data, r->not_structured_at.len), fputc(')', f);
-  fprintf(f, "\n  reconverging:       %s", r->reconverging ? "yes" : "no (divergent branches without a post-dominating successor: ");
-  if (!r->reconverging) text_blocks(f, k, r->not_reconverging_at.data, r->not_reconverging_at.len), fputc(')', f);
-  fputs("\n  unstructured edges: ", f);
+  text_verdict(f, k, "reducible:         ", r->reducible, "entries of irreducible cycles", &r->irreducible_at);
+  text_verdict(f, k, "structured:        ", r->structured, "condition nodes left after folding",
+               &r->not_structured_at);
+  text_verdict(f, k, "reconverging:      ", r->reconverging,
+               "divergent branches without a post-dominating successor", &r->not_reconverging_at);
+  fputs("  unstructured edges: ", f);
   if (!r->unstructured.len) fputs("(none)", f);
   for (uint32_t i = 0; i + 1 < r->unstructured.len; i += 2)
     fprintf(f, "%s%s -> %s", i ? ", " : "", k->blocks[r->unstructured.data[i]]->name,
@@ -297,8 +311,12 @@ int cmd_analyze(int argc, char **argv) {
     if (only && m->kernels[i] != only) continue;
     report r;
     report_build(&r, m->kernels[i], flags);
-    if (json) json_report(o.f, &r);
-    else text_report(o.f, &r), fputs(i + 1 < m->nkernels && !only ? "\n" : "", o.f);
+    if (json) {
+      json_report(o.f, &r);
+    } else {
+      if (i > 0 && !only) fputc('\n', o.f); /* a blank line between kernels */
+      text_report(o.f, &r);
+    }
     report_free(&r);
   }
   if (ferror(o.f)) {

@@ -30,12 +30,14 @@ void rc_cfg_free(rc_cfg *g);
 uint32_t rc_cfg_rpo(const rc_cfg *g, uint32_t *rpo, uint32_t *rpo_index);
 
 /* ---- dominator and post-dominator trees -------------------------------------------------------------
- * Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm".
+ * Lengauer and Tarjan (simple version, O(m log n)); see src/analysis/dominance.c.
  *
  * Post-dominance is computed over a virtual exit node with id == nblocks which has an edge from
  * every exit (ret/unreachable) and from one block of every region that cannot reach an exit (an
- * infinite loop), so every block reachable from the entry has a post-dominator. Blocks not
- * reachable from the entry are not in either tree (idom == RC_NONE). */
+ * infinite loop: walking the reachable blocks in reverse post-order from the last, each block that
+ * cannot reach an exit or an earlier chosen block is chosen), so every block reachable from the
+ * entry has a post-dominator. Blocks not reachable from the entry are not in either tree
+ * (idom == RC_NONE). */
 typedef struct rc_domtree {
   bool post;
   uint32_t nblocks; /* real blocks */

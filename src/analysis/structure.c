@@ -267,7 +267,7 @@ bool rc_is_structured(const rc_cfg *g, const rc_domtree *dom, const rc_domtree *
     canon(&f, &f.succ[b], b);
     if (f.succ[b].len >= 2) rc_vec_push(&found, f.tail[b]);
   }
-  if (where && groups > 1) {
+  if (where && groups > 1 && found.len) {
     qsort(found.data, found.len, sizeof *found.data, cmp_u32);
     for (uint32_t i = 0; i < found.len; i++) rc_vec_push(where, found.data[i]);
   }

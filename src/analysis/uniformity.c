@@ -14,17 +14,19 @@
  * Branches. A br or switch is divergent when its condition is. `!uniform` and `!divergent`
  *   annotations override that verdict (RC_IF_UNIFORM, RC_IF_DIVERGENT), and the flag
  *   RC_UNIF_ALL_DIVERGENT makes every br and switch divergent, annotations included.
- * Sync dependence. A divergent branch B makes the phis divergent at each join of B: a block
- *   reached from two successors of B by paths that are disjoint but for their ends. Found as in
- *   LLVM's SyncDependenceAnalysis, by propagating "labels" (the nearest definition of a virtual
- *   variable assigned differently in each successor of B) in topological order of an acyclic
- *   graph; a block receiving two different labels is a join and becomes its own label.
- *   Propagation stops when a single block carries a fresh label (all later blocks would get that
- *   one label), which keeps it to the region that B controls.
- *   The acyclic graph (LLVM's "modified post-order", made explicit): the header of a reducible
- *   cycle does not lead into its body but straight to the cycle's exits, so its back edges end
- *   there; a branch outside the cycle reaches at most its header (the only entry), a branch
- *   inside propagates through the body to the latches and from the header to the exits.
+ * Sync dependence (src/analysis/syncdep.c). A divergent branch B makes the phis divergent at
+ *   each join of B: a block reached from two successors of B by paths that are disjoint but for
+ *   their ends. Found as in LLVM's SyncDependenceAnalysis, by propagating "labels" (the nearest
+ *   definition of a virtual variable assigned differently in each successor of B) in topological
+ *   order of an acyclic graph; a block receiving two different labels is a join and becomes its
+ *   own label.
+ *   Propagation stops once all fresh labels are the same one (all later blocks would get that one
+ *   label), which keeps it to the region that B controls (LLVM stops at one fresh block).
+ *   The acyclic graph is LLVM's "modified post-order" made explicit (src/analysis/syncgraph.c):
+ *   the header of a reducible cycle does not lead into its body but straight to the cycle's
+ *   exits, so its back edges end there; a branch outside the cycle reaches at most its header (the
+ *   only entry), a branch inside propagates through the body to the latches and from the header
+ *   to the exits. Labels jump over single-entry single-exit regions, where nothing can join.
  *   Phis of a join block whose incoming values are all the same value (undef aside) stay uniform.
  * Temporal divergence. If the header of a reducible cycle C that contains B pushes a label to an
  *   exit that already carries a different one, threads leave C in different iterations (a
@@ -38,19 +40,29 @@
  *   defined in K is divergent (this includes the phis at its entries), and K acts as a divergent
  *   branch whose successors are its exits (each exit gets its own label).
  *
- * Cost: building the graph and the fixpoint are linear; sync propagation costs the size of the
- * region each divergent branch controls (up to where its paths meet), times a log for the
- * heap; temporal marking visits each cycle with a divergent exit once. */
+ * Cost: building the graph and the fixpoint are linear; sync propagation costs, per divergent
+ * branch, the nodes its labels reach before they meet, with single-entry single-exit regions
+ * counting as one, times a log for the heap (a cycle with many exits reached from a divergent
+ * branch costs them all); temporal marking visits each cycle with a divergent exit once. */
 #include "reconv/analysis.h"
 
-#include <assert.h>
+#include "syncdep.h"
+
 #include <stdlib.h>
 #include <string.h>
+
+/* Values that escape cycles (see mark_temporal). */
+typedef struct escapes {
+  uint32_t n;          /* escaping values */
+  uint32_t *value;     /* sorted by the innermost cycle of their block */
+  uint32_t *slice;     /* per cycle id c (and m): first index of values in cycles >= c */
+  uint32_t size, *tree; /* min-tree over escape depths (UINT32_MAX: gone) */
+} escapes;
 
 typedef struct unif {
   const rc_kernel *k;
   const rc_cfg *g;
-  const rc_domtree *dom;
+  const rc_domtree *dom, *pdom;
   const rc_cycle_info *ci;
   rc_uniformity *u;
   uint32_t n;
@@ -61,21 +73,9 @@ typedef struct unif {
   rc_instr **users;
   rc_u32vec work; /* divergent values whose users are not yet updated */
 
-  /* the acyclic propagation graph over nodes; a node is a block, or the header standing for a
-   * whole outermost irreducible cycle */
-  uint32_t *node;      /* per block: its node */
-  uint32_t *node_cycle; /* per node: the cycle it leads out of (reducible header or irreducible
-                           cycle), RC_NONE for a plain block */
-  uint8_t *collapsed;  /* per node: stands for an irreducible cycle */
-  uint32_t *dag_start, *dag_to; /* per node: target blocks (mapped through node[] when used) */
-  uint32_t *topo;      /* per node: topological index */
-
-  /* per-branch propagation state, reset through `touched` */
-  uint32_t *label;
-  uint8_t *entered_div; /* collapsed node reached by two labels */
-  uint8_t *in_heap;
-  rc_u32vec heap, touched;
-  uint8_t *cluster_done; /* per cycle: irreducible cycle already tainted and propagated */
+  rc_syncdep sd;   /* sync dependence (syncdep.h) */
+  bool sd_ready;
+  escapes esc;     /* values escaping cycles, for temporal divergence (built on first use) */
 } unif;
 
 /* ---- marking ---------------------------------------------------------------------------------- */
@@ -120,249 +120,110 @@ static void taint_all_defs(unif *s, uint32_t c) {
       if (in->v.type != RC_VOID) mark_value(s, in->v.id);
 }
 
-/* Temporal divergence: values defined in cycle c and used outside it. */
+/* ---- temporal divergence ---------------------------------------------------------------------
+ * When cycle c gets a divergent exit, the values defined in c (nested cycles included) and used
+ * outside c become divergent. A value defined in block b escapes the cycles around b from the
+ * innermost up to the outermost one that some use lies outside of; call the depth of that one its
+ * escape depth. Sorted by the innermost cycle of their block (cycle ids are in forest pre-order,
+ * so the cycles nested in c are a range), the values defined in c form one slice, and those
+ * escaping c are the ones in the slice with escape depth <= depth(c). A segment tree of escape
+ * depths finds them, and a value leaves it once marked: each value is found once, and marking a
+ * cycle costs O((1 + values found) log n) instead of a walk over the cycle. */
+static void escapes_build(unif *s) {
+  const rc_cycle_info *ci = s->ci;
+  uint32_t m = ci->ncycles, nv = s->u->nvalues;
+  escapes *x = &s->esc;
+  uint32_t *depth = rc_xmalloc((nv ? nv : 1) * sizeof *depth), *cyc = rc_xmalloc((nv ? nv : 1) * sizeof *cyc);
+  x->slice = rc_xcalloc(m + 2, sizeof *x->slice);
+  for (uint32_t id = 0; id < nv; id++) {
+    depth[id] = UINT32_MAX;
+    const rc_instr *d = s->def[id];
+    uint32_t cb = d && d->parent ? ci->innermost[d->parent->id] : RC_NONE;
+    cyc[id] = cb;
+    if (cb == RC_NONE) continue;
+    for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++) {
+      uint32_t ub = s->users[e]->parent->id, out = RC_NONE;
+      for (uint32_t c = cb; c != RC_NONE && !rc_cycle_contains(ci, c, ub); c = ci->cycles[c].parent) out = c;
+      if (out != RC_NONE && ci->cycles[out].depth < depth[id]) depth[id] = ci->cycles[out].depth;
+    }
+    if (depth[id] != UINT32_MAX) x->slice[cb + 1]++;
+  }
+  for (uint32_t c = 0; c <= m; c++) x->slice[c + 1] += x->slice[c];
+  x->n = x->slice[m];
+  x->value = rc_xmalloc((x->n ? x->n : 1) * sizeof *x->value);
+  uint32_t *fill = rc_xmalloc((m + 1) * sizeof *fill);
+  memcpy(fill, x->slice, (m + 1) * sizeof *fill);
+  for (uint32_t id = 0; id < nv; id++)
+    if (depth[id] != UINT32_MAX) x->value[fill[cyc[id]]++] = id;
+  free(fill);
+  for (x->size = 1; x->size < x->n; x->size *= 2) {}
+  x->tree = rc_xmalloc(2 * x->size * sizeof *x->tree);
+  for (uint32_t i = 0; i < x->size; i++) x->tree[x->size + i] = i < x->n ? depth[x->value[i]] : UINT32_MAX;
+  for (uint32_t i = x->size; i-- > 1;)
+    x->tree[i] = x->tree[2 * i] < x->tree[2 * i + 1] ? x->tree[2 * i] : x->tree[2 * i + 1];
+  free(depth);
+  free(cyc);
+}
+
+static void escapes_free(escapes *x) {
+  free(x->value);
+  free(x->slice);
+  free(x->tree);
+}
+
+/* The first index in [lo, hi) whose escape depth is <= d, or RC_NONE; iterative descent. */
+static uint32_t escapes_find(const escapes *x, uint32_t lo, uint32_t hi, uint32_t d) {
+  uint32_t stack[64], sp = 0; /* nodes as (index, node lo, node hi), depth of the tree <= 32 */
+  uint32_t nlo[64], nhi[64];
+  stack[sp] = 1, nlo[sp] = 0, nhi[sp] = x->size, sp++;
+  while (sp) {
+    sp--;
+    uint32_t v = stack[sp], a = nlo[sp], b = nhi[sp];
+    if (b <= lo || a >= hi || x->tree[v] > d) continue;
+    if (b - a == 1) return a;
+    uint32_t mid = a + (b - a) / 2;
+    stack[sp] = 2 * v + 1, nlo[sp] = mid, nhi[sp] = b, sp++; /* right after left */
+    stack[sp] = 2 * v, nlo[sp] = a, nhi[sp] = mid, sp++;
+  }
+  return RC_NONE;
+}
+
+static void escapes_remove(escapes *x, uint32_t i) {
+  uint32_t v = x->size + i;
+  x->tree[v] = UINT32_MAX;
+  for (v /= 2; v; v /= 2) x->tree[v] = x->tree[2 * v] < x->tree[2 * v + 1] ? x->tree[2 * v] : x->tree[2 * v + 1];
+}
+
 static void mark_temporal(unif *s, uint32_t c) {
   if (s->u->temporal_cycle[c]) return;
   s->u->temporal_cycle[c] = 1;
-  const rc_cycle *cy = &s->ci->cycles[c];
-  for (uint32_t i = 0; i < cy->nblocks; i++)
-    for (rc_instr *in = s->k->blocks[cy->blocks[i]]->first; in; in = in->next) {
-      uint32_t id = in->v.id;
-      if (in->v.type == RC_VOID || id == RC_NONE || s->u->divergent_value[id]) continue;
-      for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++)
-        if (!rc_cycle_contains(s->ci, c, s->users[e]->parent->id)) {
-          mark_value(s, id);
-          break;
-        }
-    }
-}
-
-/* ---- the acyclic propagation graph ------------------------------------------------------------ */
-
-static void build_graph(unif *s) {
-  uint32_t n = s->n, m = s->ci->ncycles;
-  const rc_cfg *g = s->g;
-  const rc_cycle_info *ci = s->ci;
-  /* outermost irreducible cycle of each cycle (cycles are in forest pre-order) */
-  uint32_t *irr = rc_xmalloc((m ? m : 1) * sizeof *irr);
-  for (uint32_t c = 0; c < m; c++) {
-    uint32_t p = ci->cycles[c].parent;
-    irr[c] = p != RC_NONE && irr[p] != RC_NONE ? irr[p] : ci->cycles[c].reducible ? RC_NONE : c;
-  }
-  s->node = rc_xmalloc((n ? n : 1) * sizeof *s->node);
-  s->node_cycle = rc_xmalloc((n ? n : 1) * sizeof *s->node_cycle);
-  s->collapsed = rc_xcalloc(n ? n : 1, 1);
-  for (uint32_t b = 0; b < n; b++) {
-    s->node[b] = b;
-    s->node_cycle[b] = RC_NONE;
-  }
-  for (uint32_t c = 0; c < m; c++) {
-    uint32_t h = ci->cycles[c].header;
-    if (irr[c] == c) {
-      s->node_cycle[h] = c;
-      s->collapsed[h] = 1;
-    } else if (irr[c] == RC_NONE) {
-      s->node_cycle[h] = c; /* reducible header: leads to the exits */
-    }
-  }
-  for (uint32_t b = 0; b < n; b++) {
-    uint32_t c = ci->innermost[b];
-    if (c != RC_NONE && irr[c] != RC_NONE) s->node[b] = ci->cycles[irr[c]].header;
-  }
-  free(irr);
-  /* edges of each reachable node, as target blocks */
-  RC_VEC(uint32_t) to = {0};
-  s->dag_start = rc_xcalloc(n + 1, sizeof *s->dag_start);
-  for (uint32_t x = 0; x < n; x++) {
-    s->dag_start[x] = to.len;
-    if (s->node[x] != x || !rc_domtree_contains(s->dom, x)) continue;
-    uint32_t c = s->node_cycle[x];
-    if (c != RC_NONE) {
-      for (uint32_t i = 0; i < ci->cycles[c].nexits; i++) rc_vec_push(&to, ci->cycles[c].exits[i]);
-      continue;
-    }
-    for (uint32_t e = g->succ_start[x]; e < g->succ_start[x + 1]; e++) {
-      uint32_t t = g->succs[e];
-      bool dup = s->node[t] == x;
-      for (uint32_t e2 = g->succ_start[x]; e2 < e && !dup; e2++) dup = g->succs[e2] == t;
-      if (!dup) rc_vec_push(&to, t);
-    }
-  }
-  s->dag_start[n] = to.len;
-  s->dag_to = to.data;
-  /* topological order (Kahn) */
-  uint32_t *indeg = rc_xcalloc(n ? n : 1, sizeof *indeg);
-  uint32_t *queue = rc_xmalloc((n ? n : 1) * sizeof *queue);
-  s->topo = rc_xmalloc((n ? n : 1) * sizeof *s->topo);
-  uint32_t nnodes = 0;
-  for (uint32_t x = 0; x < n; x++) {
-    s->topo[x] = RC_NONE;
-    if (s->node[x] == x && rc_domtree_contains(s->dom, x)) nnodes++;
-    for (uint32_t e = s->dag_start[x]; e < s->dag_start[x + 1]; e++) indeg[s->node[s->dag_to[e]]]++;
-  }
-  uint32_t qh = 0, qt = 0, next = 0;
-  for (uint32_t x = 0; x < n; x++)
-    if (s->node[x] == x && rc_domtree_contains(s->dom, x) && !indeg[x]) queue[qt++] = x;
-  while (qh < qt) {
-    uint32_t x = queue[qh++];
-    s->topo[x] = next++;
-    for (uint32_t e = s->dag_start[x]; e < s->dag_start[x + 1]; e++) {
-      uint32_t y = s->node[s->dag_to[e]];
-      if (--indeg[y] == 0) queue[qt++] = y;
-    }
-  }
-  assert(next == nnodes && "the propagation graph must be acyclic");
-  (void)nnodes;
-  free(indeg);
-  free(queue);
-}
-
-/* ---- sync dependence: label propagation from one divergent branch ------------------------------- */
-
-static bool heap_less(const unif *s, uint32_t a, uint32_t b) { return s->topo[a] < s->topo[b]; }
-
-static void heap_push(unif *s, uint32_t x) {
-  if (s->in_heap[x]) return;
-  s->in_heap[x] = 1;
-  rc_vec_push(&s->heap, x);
-  uint32_t i = s->heap.len - 1;
-  while (i && heap_less(s, s->heap.data[i], s->heap.data[(i - 1) / 2])) {
-    uint32_t p = (i - 1) / 2, t = s->heap.data[i];
-    s->heap.data[i] = s->heap.data[p];
-    s->heap.data[p] = t;
-    i = p;
+  if (!s->esc.tree) escapes_build(s);
+  escapes *x = &s->esc;
+  uint32_t lo = x->slice[c], hi = x->slice[s->ci->cycles[c].nested_end], d = s->ci->cycles[c].depth;
+  for (uint32_t i; (i = escapes_find(x, lo, hi, d)) != RC_NONE;) {
+    mark_value(s, x->value[i]);
+    escapes_remove(x, i);
   }
 }
 
-static uint32_t heap_pop(unif *s) {
-  uint32_t top = s->heap.data[0];
-  s->heap.data[0] = s->heap.data[--s->heap.len];
-  for (uint32_t i = 0;;) {
-    uint32_t l = 2 * i + 1, r = l + 1, m = i;
-    if (l < s->heap.len && heap_less(s, s->heap.data[l], s->heap.data[m])) m = l;
-    if (r < s->heap.len && heap_less(s, s->heap.data[r], s->heap.data[m])) m = r;
-    if (m == i) break;
-    uint32_t t = s->heap.data[i];
-    s->heap.data[i] = s->heap.data[m];
-    s->heap.data[m] = t;
-    i = m;
-  }
-  s->in_heap[top] = 0;
-  return top;
-}
-
-/* how a label travels: along an edge of the graph; from the header of a reducible cycle around
- * the branch to the cycle's exits (a join there is a divergent exit); or as a new definition */
-enum { EDGE_NORMAL, EDGE_CYCLE_EXIT, EDGE_NEW_DEF };
-
-typedef struct branch_ctx {
-  uint32_t block;     /* the divergent branch */
-  rc_u32vec joins;    /* blocks whose phis become divergent */
-  rc_u32vec div_exits; /* exit blocks reached in different iterations */
-} branch_ctx;
-
-/* Push `label` into the node of block `to`; a second, different label makes a join. Labels are
- * block ids: a branch's successors label themselves (so two entries of one collapsed cycle carry
- * different labels), a join labels itself with its node. EDGE_NEW_DEF pushes a definition that
- * exists nowhere else yet (the exits of a divergent irreducible cycle), which joins with any
- * label already there. */
-static void push_label(unif *s, branch_ctx *bc, uint32_t to, uint32_t label, int kind) {
-  uint32_t x = s->node[to];
-  uint32_t old = s->label[x];
-  if (old == label && !(kind == EDGE_NEW_DEF && old != RC_NONE)) return;
-  if (old == RC_NONE) rc_vec_push(&s->touched, x);
-  if (old != x) heap_push(s, x);
-  if (old == RC_NONE) {
-    s->label[x] = label;
-    return;
-  }
-  s->label[x] = x; /* a join: the node defines its own label from here on */
-  if (kind == EDGE_CYCLE_EXIT) rc_vec_push(&bc->div_exits, to);
-  if (s->collapsed[x]) s->entered_div[x] = 1;
-  else if (kind != EDGE_CYCLE_EXIT) rc_vec_push(&bc->joins, x);
-}
-
-/* An irreducible cycle entered divergently or holding a divergent branch: all its values are
- * divergent, and its exits each start a label of their own. */
-static void diverge_cluster(unif *s, branch_ctx *bc, uint32_t c) {
-  if (!s->cluster_done[c]) {
-    s->cluster_done[c] = 1;
-    s->u->assumed_divergent[c] = 1;
-    taint_all_defs(s, c);
-  }
-  const rc_cycle *cy = &s->ci->cycles[c];
-  const rc_cfg *g = s->g;
-  for (uint32_t i = 0; i < cy->nexits; i++) {
-    uint32_t X = cy->exits[i], first = RC_NONE;
-    bool apart = false;
-    /* an exit entered from two blocks of the cycle joins threads that left it apart */
-    for (uint32_t e = g->pred_start[X]; e < g->pred_start[X + 1] && !apart; e++) {
-      uint32_t p = g->preds[e];
-      if (!rc_cycle_contains(s->ci, c, p)) continue;
-      if (first == RC_NONE) first = p;
-      else apart = p != first;
-    }
-    push_label(s, bc, X, X, EDGE_NEW_DEF);
-    if (apart && s->collapsed[s->node[X]]) s->entered_div[s->node[X]] = 1;
-    else if (apart) rc_vec_push(&bc->joins, X);
-  }
-}
-
-static void propagate_branch(unif *s, uint32_t B) {
-  branch_ctx bc = {B, {0}, {0}};
-  uint32_t bn = s->node[B];
-  if (s->collapsed[bn]) {
-    uint32_t c = s->node_cycle[bn];
-    if (s->cluster_done[c]) return; /* the same propagation ran for another branch in it */
-    diverge_cluster(s, &bc, c);
-  } else {
-    const rc_cfg *g = s->g;
-    for (uint32_t e = g->succ_start[B]; e < g->succ_start[B + 1]; e++) {
-      uint32_t t = g->succs[e];
-      push_label(s, &bc, t, t, EDGE_NORMAL); /* each successor block is a label of its own */
-    }
-  }
-  while (s->heap.len) {
-    uint32_t x = s->heap.data[0];
-    /* a single fresh node hands its one label to everything after it: no more joins */
-    if (s->heap.len == 1 && !(s->collapsed[x] && s->entered_div[x])) break;
-    heap_pop(s);
-    uint32_t label = s->label[x], c = s->node_cycle[x];
-    if (s->collapsed[x] && s->entered_div[x]) {
-      diverge_cluster(s, &bc, c);
-    } else if (c != RC_NONE) {
-      /* a cycle's exits; for a reducible cycle around B these are exits in other iterations */
-      int kind = !s->collapsed[x] && rc_cycle_contains(s->ci, c, B) ? EDGE_CYCLE_EXIT : EDGE_NORMAL;
-      for (uint32_t e = s->dag_start[x]; e < s->dag_start[x + 1]; e++)
-        push_label(s, &bc, s->dag_to[e], label, kind);
-    } else {
-      for (uint32_t e = s->dag_start[x]; e < s->dag_start[x + 1]; e++)
-        push_label(s, &bc, s->dag_to[e], label, EDGE_NORMAL);
-    }
-  }
-  while (s->heap.len) heap_pop(s);
-  for (uint32_t i = 0; i < s->touched.len; i++) {
-    uint32_t x = s->touched.data[i];
-    s->label[x] = RC_NONE;
-    s->entered_div[x] = 0;
-  }
-  s->touched.len = 0;
-  for (uint32_t i = 0; i < bc.joins.len; i++) taint_phis(s, bc.joins.data[i]);
-  for (uint32_t i = 0; i < bc.div_exits.len; i++) {
-    /* the outermost cycle around B that does not contain the exit */
-    uint32_t X = bc.div_exits.data[i], outer = RC_NONE;
-    for (uint32_t c = s->ci->innermost[B]; c != RC_NONE; c = s->ci->cycles[c].parent)
-      if (!rc_cycle_contains(s->ci, c, X)) outer = c;
-    if (outer != RC_NONE) mark_temporal(s, outer);
-  }
-  rc_vec_free(&bc.joins);
-  rc_vec_free(&bc.div_exits);
-}
-
+/* Apply what the propagation from divergent branch b found. */
 static void branch_divergent(unif *s, uint32_t b) {
   if (s->u->divergent_branch[b]) return;
   s->u->divergent_branch[b] = 1;
-  if (rc_domtree_contains(s->dom, b)) propagate_branch(s, b);
+  if (!rc_domtree_contains(s->dom, b)) return;
+  if (!s->sd_ready) { /* built on the first divergent branch: uniform kernels never pay for it */
+    rc_syncdep_init(&s->sd, s->g, s->dom, s->pdom, s->ci);
+    s->sd_ready = true;
+  }
+  rc_syncdep_result r = {0};
+  rc_syncdep_branch(&s->sd, b, &r);
+  for (uint32_t i = 0; i < r.joins.len; i++) taint_phis(s, r.joins.data[i]);
+  for (uint32_t i = 0; i < r.diverged.len; i++) {
+    s->u->assumed_divergent[r.diverged.data[i]] = 1;
+    taint_all_defs(s, r.diverged.data[i]);
+  }
+  for (uint32_t i = 0; i < r.exited.len; i++) mark_temporal(s, r.exited.data[i]);
+  rc_syncdep_result_free(&r);
 }
 
 /* ---- sources and the fixpoint ------------------------------------------------------------------ */
@@ -438,7 +299,6 @@ static void update_users(unif *s, uint32_t id, unsigned flags) {
 int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
                         const rc_domtree *dom, const rc_domtree *pdom,
                         const rc_cycle_info *ci, unsigned flags) {
-  (void)pdom;
   memset(u, 0, sizeof *u);
   uint32_t n = g->nblocks, nv = k->nvalues, m = ci->ncycles;
   u->nvalues = nv;
@@ -454,6 +314,7 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   s.k = k;
   s.g = g;
   s.dom = dom;
+  s.pdom = pdom;
   s.ci = ci;
   s.u = u;
   s.n = n;
@@ -479,12 +340,6 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
         }
   free(fill);
 
-  build_graph(&s);
-  s.label = rc_xmalloc((n ? n : 1) * sizeof *s.label);
-  for (uint32_t b = 0; b < n; b++) s.label[b] = RC_NONE;
-  s.entered_div = rc_xcalloc(n ? n : 1, 1);
-  s.in_heap = rc_xcalloc(n ? n : 1, 1);
-  s.cluster_done = rc_xcalloc(m ? m : 1, 1);
 
   uint8_t *pt = private_taint(&s);
   for (uint32_t id = 0; id < nv; id++)
@@ -503,18 +358,8 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   free(s.def);
   free(s.use_start);
   free(s.users);
-  free(s.node);
-  free(s.node_cycle);
-  free(s.collapsed);
-  free(s.dag_start);
-  free(s.dag_to);
-  free(s.topo);
-  free(s.label);
-  free(s.entered_div);
-  free(s.in_heap);
-  free(s.cluster_done);
-  rc_vec_free(&s.heap);
-  rc_vec_free(&s.touched);
+  if (s.sd_ready) rc_syncdep_free(&s.sd);
+  escapes_free(&s.esc);
   rc_vec_free(&s.work);
   return 0;
 }

@@ -499,3 +499,43 @@ TEST(uniformity_unreachable_block) {
   CHECK_EQ_INT(vdiv(&f, "p"), 0);
   teardown(&f);
 }
+
+/* Two latches reached from the two sides of a divergent branch in a loop body: the header joins
+ * them (threads come back around by different paths), while a phi in the body after a uniform
+ * branch stays uniform. */
+TEST(uniformity_sync_dependence_at_a_loop_header) {
+  fixture f;
+  if (!setup(&f,
+             "kernel @k(ptr %out, i32 %n) {\n"
+             "entry:\n"
+             "  %tid = call i32 @global_id(i32 0)\n"
+             "  %u = icmp slt i32 %n, 5\n"
+             "  jmp H\n"
+             "H:\n"
+             "  %h = phi i32 [0, entry], [1, L1], [2, L2]\n"
+             "  br %u, P, Q\n"
+             "P:\n"
+             "  jmp M\n"
+             "Q:\n"
+             "  jmp M\n"
+             "M:\n"
+             "  %m = phi i32 [1, P], [2, Q]\n"
+             "  %d = icmp slt i32 %tid, %h\n"
+             "  br %d, L1, L2\n"
+             "L1:\n"
+             "  br %u, H, X\n"
+             "L2:\n"
+             "  br %u, H, X\n"
+             "X:\n"
+             "  ret\n"
+             "}\n",
+             0))
+    { CHECK(0); return; }
+  CHECK_EQ_INT(join(&f, "H"), 1);
+  CHECK_EQ_INT(vdiv(&f, "h"), 1);
+  CHECK_EQ_INT(vdiv(&f, "d"), 1);
+  CHECK_EQ_INT(bdiv(&f, "H"), 0);
+  CHECK_EQ_INT(vdiv(&f, "m"), 0);
+  CHECK_EQ_INT(join(&f, "X"), 1); /* L1 -> X and L2 -> X */
+  teardown(&f);
+}

@@ -1,0 +1,41 @@
+/* Internal to src/analysis: sync dependence for the uniformity analysis. For one divergent
+ * branch it finds the blocks whose phis diverge (joins of disjoint paths from the branch), the
+ * irreducible cycles that become divergent as a whole (entered divergently or holding the branch),
+ * and the cycles left at a divergent exit (temporal divergence). See syncdep.c. */
+#ifndef RECONV_SYNCDEP_H
+#define RECONV_SYNCDEP_H
+
+#include "syncgraph.h"
+
+typedef struct rc_syncdep {
+  const rc_cfg *g;
+  const rc_domtree *pdom;
+  const rc_cycle_info *ci;
+  rc_syncgraph sg;       /* the acyclic propagation graph */
+  /* per-branch state, reset through `touched` */
+  uint32_t *label;       /* per node: its label, RC_NONE when none yet */
+  uint8_t *entered_div;  /* collapsed node reached by two labels */
+  uint8_t *joined;       /* node recorded as a join (bit 1) or as a divergent exit (bit 2) */
+  uint8_t *in_heap;
+  uint32_t *lcount;      /* per label: fresh nodes in the heap carrying it */
+  uint32_t ndistinct, nblocking;
+  rc_u32vec heap, touched, pending;
+  uint8_t *cluster_done; /* per cycle: irreducible cycle already made divergent and propagated */
+} rc_syncdep;
+
+typedef struct rc_syncdep_result {
+  rc_u32vec joins;    /* blocks whose phis diverge */
+  rc_u32vec diverged; /* irreducible cycles (ids) newly assumed divergent */
+  rc_u32vec exited;   /* cycles (ids) with a divergent exit: the outermost cycle around the
+                         branch that does not contain the exit */
+} rc_syncdep_result;
+
+void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, const rc_domtree *pdom,
+                     const rc_cycle_info *ci);
+/* Propagate from divergent branch B (reachable); appends to r (which may repeat entries). An
+ * irreducible cycle holding B that was already made divergent adds nothing. */
+void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r);
+void rc_syncdep_free(rc_syncdep *s);
+void rc_syncdep_result_free(rc_syncdep_result *r);
+
+#endif
