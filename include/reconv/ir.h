@@ -256,6 +256,11 @@ struct rc_module {
   const char *filename; /* for diagnostics; may be NULL */
   rc_kernel **kernels;
   uint32_t nkernels, kernelcap;
+  /* Bytes a frontend keeps for the matching backend, in the arena (NULL when none). The LLVM
+   * bridge keeps the bitcode of the module it imported, so that export reuses the kernels'
+   * signatures, attributes and metadata (include/reconv/llvm.h). */
+  const void *origin;
+  size_t origin_size;
 };
 
 /* ---- module and kernel ------------------------------------------------------------------------ */
