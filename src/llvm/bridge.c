@@ -97,6 +97,10 @@ char *bridge_value_text(LLVMValueRef v) {
   }
   LLVMDisposeMessage(s);
   if (!sb.data) rc_sb_puts(&sb, "");
+  /* and a call's attribute group (" #3"), which only means something with the whole module */
+  size_t n = sb.len;
+  while (n && sb.data[n - 1] >= '0' && sb.data[n - 1] <= '9') n--;
+  if (n >= 2 && n < sb.len && sb.data[n - 1] == '#' && sb.data[n - 2] == ' ') sb.data[sb.len = n - 2] = 0;
   return sb.data;
 }
 

@@ -242,7 +242,6 @@ static LLVMRealPredicate fcmp_pred(rc_cmp c) {
 static LLVMValueRef emit_gep(exporter *ex, const rc_instr *i, const char *name) {
   LLVMValueRef base = ex_value(ex, i->ops[0]), idx = ex_value(ex, i->ops[1]);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ex->lctx), i64 = LLVMInt64TypeInContext(ex->lctx);
-  if (i->ops[1]->type == RC_I1) idx = LLVMBuildSExt(ex->b, idx, i64, "");
   int64_t s = i->imm;
   if (s == 1) return LLVMBuildGEP2(ex->b, i8, base, &idx, 1, name);
   if (s <= 0) {

@@ -99,6 +99,8 @@ int imp_error(importer *im, LLVMValueRef at, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  /* constants and globals have no position; the instruction using them has */
+  if (at && !LLVMIsAInstruction(at) && !LLVMIsAArgument(at)) at = im->cur;
   const char *file = im->path;
   char *dbgfile = NULL;
   uint32_t line = 0, col = 0;
@@ -268,7 +270,7 @@ static rc_value *import_global(importer *im, LLVMValueRef g) {
     if (store_constant(im, g, r, 0, LLVMGetInitializer(g), &budget)) r = NULL;
     imp_prologue_end(im, &saved);
   } else {
-    imp_error(im, g,
+    imp_error(im, im->cur,
               "global variable @%s in address space %u is not supported (kernels take data through "
               "parameters, __local and __constant variables)",
               name.data, as);

@@ -5,8 +5,9 @@
  *     // reconv-run: --global 64 ...      (every kernel of the file without its own line)
  *
  * gives the kernel the default run specification that `!run "..."` gives a .rir kernel, so that
- * `reconv run kernel.cl` works without options. Several lines for one kernel are joined. The text
- * after the colon is not checked here; `reconv run` parses it (docs/cli.md). */
+ * `reconv run kernel.cl` works without options. The tag must open the comment (prose that
+ * mentions it further on is left alone). Several lines for one kernel are joined. The text after
+ * the colon is not checked here; `reconv run` parses it (docs/cli.md). */
 #include "bridge.h"
 
 #include <stdlib.h>
@@ -51,13 +52,13 @@ int bridge_scan_run_comments(rc_ctx *ctx, const char *path, const char *text, si
     const char *l = text + pos;
     size_t n = eol - pos;
     pos = eol + 1;
-    const char *hit = NULL;
-    for (size_t i = 0; i + taglen <= n; i++)
-      if (memcmp(l + i, tag, taglen) == 0) {
-        hit = l + i;
-        break;
-      }
-    if (!hit) continue;
+    /* the tag opens the comment: after blanks and comment markers (/, ;, *) only, so that
+     * prose that mentions reconv-run is not taken for a specification */
+    const char *hit = l, *lend = l + n;
+    bool marker = false;
+    for (; hit < lend && (*hit == ' ' || *hit == '\t' || *hit == '/' || *hit == ';' || *hit == '*'); hit++)
+      marker |= *hit != ' ' && *hit != '\t';
+    if (!marker || (size_t)(lend - hit) < taglen || memcmp(hit, tag, taglen) != 0) continue;
     uint32_t col = (uint32_t)(hit - l) + 1;
     const char *p = hit + taglen, *end = l + n;
     char *kernel = NULL;

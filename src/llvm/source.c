@@ -58,7 +58,7 @@ static char *read_file(rc_ctx *ctx, const char *path, size_t *len) {
 
 /* LLVM's text parser says "NAME:LINE:COL: error: MESSAGE\n<source line>\n<caret>"; pass the first
  * line on with its position and keep the source excerpt. */
-static int report_parse_error(rc_ctx *ctx, const char *path, const char *msg) {
+static int report_parse_error_trimmed(rc_ctx *ctx, const char *path, const char *msg) {
   size_t plen = strlen(path);
   unsigned line = 0, col = 0;
   int used = 0;
@@ -66,6 +66,15 @@ static int report_parse_error(rc_ctx *ctx, const char *path, const char *msg) {
       used > 0)
     return rc_report(ctx, RC_SEV_ERROR, path, line, col, "%s", msg + plen + used);
   return rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "%s", msg);
+}
+
+static int report_parse_error(rc_ctx *ctx, const char *path, const char *text) {
+  char *msg = rc_xstrdup(text);
+  size_t n = strlen(msg);
+  while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = 0;
+  int r = report_parse_error_trimmed(ctx, path, msg);
+  free(msg);
+  return r;
 }
 
 static int verify(rc_ctx *ctx, const char *path, LLVMModuleRef m, const char *what) {

@@ -1,0 +1,17 @@
+; REQUIRES: llvm
+; The same convention in LLVM IR text: `; reconv-run(KERNEL): OPTIONS`. A kernel that reconv
+; exported carries its run specification as !reconv.run metadata; a comment wins over it.
+; reconv-run(commented): --global 8 --arg out=i32[8]
+; RUN: reconv print %s
+target triple = "amdgcn-amd-amdhsa"
+
+define amdgpu_kernel void @commented(i32 addrspace(1)* %out) !reconv.run !0 {
+  ret void
+}
+
+define amdgpu_kernel void @exported(i32 addrspace(1)* %out) !reconv.run !1 {
+  ret void
+}
+
+!0 = !{!"--global 1 --arg out=i32[1]"}
+!1 = !{!"--global 4 --arg out=i32[4]:seq"}
