@@ -240,6 +240,7 @@ int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *o
       return rc_report(ctx, RC_SEV_ERROR, m->filename, k->line, k->col,
                        "kernel @%s is wave-level; only thread-level kernels can be exported to LLVM IR",
                        k->name);
+    if (rc_verify_kernel(ctx, k)) return -1; /* export relies on well-formed IR */
   }
   exporter ex;
   memset(&ex, 0, sizeof ex);

@@ -123,7 +123,7 @@ static int query(importer *im, const callinfo *c, rc_builtin bi, int dim) {
   LLVMUseRef use = LLVMGetFirstUse(c->inst);
   if (use && !LLVMGetNextUse(use)) {
     LLVMValueRef user = LLVMGetUser(use);
-    if (LLVMIsATruncInst(user)) {
+    if (LLVMIsATruncInst(user) && bridge_scalar_type(LLVMTypeOf(user)) != RC_I1) {
       folded = user;
       t = imp_type(im, LLVMTypeOf(user), user);
     }

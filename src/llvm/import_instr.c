@@ -142,7 +142,9 @@ static int elementwise(importer *im, LLVMValueRef inst) {
     uint32_t cnt;
     if (is_vector(v)) {
       if (imp_elems(im, v, &elems[o], &cnt)) return -1;
-      if (cnt != n) return imp_error(im, inst, "vector lengths differ");
+      if (cnt != n || !is_vector(inst))
+        return imp_error(im, inst, "mixing vectors of different lengths, or vectors and scalars, is "
+                                   "not supported");
     } else if (!(scalars[o] = imp_scalar(im, v))) {
       return -1;
     }
