@@ -4,7 +4,8 @@
  *   clang.c         compiling OpenCL C with clang
  *   source.c        reading .ll/.bc/.cl into an LLVM module, running LLVM passes
  *   runspec.c       the `reconv-run(kernel): ...` comment convention
- *   import.c        LLVM module -> reconv module: kernels, parameters, blocks, names, operands
+ *   import.c        LLVM module -> reconv module: kernels, parameters, blocks, diagnostics
+ *   import_value.c  operands: the value map, constants, globals, constant expressions, GEPs
  *   import_instr.c  LLVM instructions -> reconv instructions
  *   import_call.c   calls: work-item queries, barriers, math, atomics, amdgcn intrinsics
  *   export.c        reconv module -> LLVM module: signatures, metadata, writing

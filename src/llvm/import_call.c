@@ -359,7 +359,7 @@ int imp_call(importer *im, LLVMValueRef inst) {
   if (r != -2) return r;
   if (!LLVMIsDeclaration(callee))
     return imp_error(im, inst, "call of function @%.*s: reconv imports kernels without calls; "
-                               "inline it (e.g. with -O1 or higher, or --llvm-passes=always-inline)",
+                               "compile with -O1 or higher so that clang inlines it",
                      (int)n, name);
   return imp_error(im, inst, "call of unsupported function @%.*s", (int)n, name);
 }
