@@ -323,6 +323,12 @@ static int emit(exporter *ex, const rc_instr *i) {
     r = LLVMBuildAnd(b, ex_value(ex, i->ops[0]), y, name);
   } else if (rc_opcode_is_int_binop(op) || rc_opcode_is_float_binop(op)) {
     r = LLVMBuildBinOp(b, llvm_opcode(op), ex_value(ex, i->ops[0]), ex_value(ex, i->ops[1]), name);
+  } else if (op == RC_OP_BITCAST && (i->v.type == RC_PTR || i->ops[0]->type == RC_PTR)) {
+    /* reconv lets 64-bit values and pointers be bit casts of each other; LLVM says so this way */
+    LLVMValueRef x = ex_value(ex, i->ops[0]);
+    r = i->v.type == i->ops[0]->type ? x
+        : i->v.type == RC_PTR        ? LLVMBuildIntToPtr(b, x, t, name)
+                                     : LLVMBuildPtrToInt(b, x, t, name);
   } else if (rc_opcode_is_cast(op)) {
     r = LLVMBuildCast(b, llvm_opcode(op), ex_value(ex, i->ops[0]), t, name);
   } else {
