@@ -403,8 +403,11 @@ done:
 
 /* ---- the module ------------------------------------------------------------------------------------------ */
 
+/* Comments win over !reconv.run metadata: a kernel's own lines, else the lines for every kernel. */
 static int apply_run_specs(importer *im, const bridge_run_comments *rcs, LLVMValueRef *fns) {
-  for (uint32_t i = 0; i < rcs->len; i++) {
+  bool *named = rc_xcalloc(im->m->nkernels ? im->m->nkernels : 1, sizeof *named);
+  int rc = 0;
+  for (uint32_t i = 0; i < rcs->len && rc == 0; i++) {
     const bridge_run_comment *c = &rcs->data[i];
     if (!c->kernel) continue;
     bool found = false;
@@ -413,18 +416,19 @@ static int apply_run_specs(importer *im, const bridge_run_comments *rcs, LLVMVal
       const char *name = LLVMGetValueName2(fns[k], &n);
       if (strlen(c->kernel) == n && memcmp(name, c->kernel, n) == 0) {
         rc_kernel_set_run_spec(im->m->kernels[k], c->spec);
-        found = true;
+        found = named[k] = true;
       }
     }
     if (!found)
-      return rc_report(im->ctx, RC_SEV_ERROR, im->path, c->line, c->col,
-                       "reconv-run names kernel '%s', which this file does not define", c->kernel);
+      rc = rc_report(im->ctx, RC_SEV_ERROR, im->path, c->line, c->col,
+                     "reconv-run names kernel '%s', which this file does not define", c->kernel);
   }
-  for (uint32_t i = 0; i < rcs->len; i++)
+  for (uint32_t i = 0; i < rcs->len && rc == 0; i++)
     if (!rcs->data[i].kernel)
       for (uint32_t k = 0; k < im->m->nkernels; k++)
-        if (!im->m->kernels[k]->run_spec) rc_kernel_set_run_spec(im->m->kernels[k], rcs->data[i].spec);
-  return 0;
+        if (!named[k]) rc_kernel_set_run_spec(im->m->kernels[k], rcs->data[i].spec);
+  free(named);
+  return rc;
 }
 
 static void keep_origin(importer *im) {
