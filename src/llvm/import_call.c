@@ -1,8 +1,10 @@
 /* Calls: what clang emits for OpenCL kernels, and the LLVM intrinsics kernels use.
  *
  * - OpenCL C functions, Itanium-mangled (_Z13get_global_idj) or plain (SPIR style): the work-item
- *   queries, barrier, the math and integer functions reconv has builtins for, and the OpenCL 1.x
- *   atomics. Without a device library (-nogpulib) clang leaves them as calls.
+ *   queries, barrier, the math and integer functions reconv has builtins for, the OpenCL 1.x
+ *   atomics, and a few more that are short sequences of instructions (vloadN/vstoreN, convert_T,
+ *   isnan/isinf/isfinite, select, mix, clamp, dot, mad24). Without a device library (-nogpulib)
+ *   clang leaves them as calls.
  * - amdgcn intrinsics: workitem.id/workgroup.id, the barrier, and the dispatch-packet and
  *   implicit-argument pointers, whose loads at fixed offsets are the work-group and grid sizes and
  *   the global offset (code object v4 layout, as LLVM 14 uses).
@@ -10,6 +12,7 @@
  *   nothing about what a thread computes (lifetime, debug info, assumptions) are dropped. */
 #include "bridge.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,6 +290,71 @@ static int atomic(importer *im, const callinfo *c, const char *op) {
   return imp_error(im, c->inst, "unsupported atomic function %.*s", (int)c->namelen, c->name);
 }
 
+/* vloadN(offset, p) and vstoreN(data, offset, p): N elements at p + offset * N */
+static int vload_vstore(importer *im, const callinfo *c, bool load, unsigned n) {
+  unsigned pi = load ? 1 : 2, oi = load ? 0 : 1;
+  LLVMTypeRef vt = LLVMTypeOf(load ? c->inst : LLVMGetArgOperand(c->inst, 0));
+  if (LLVMGetTypeKind(vt) != LLVMVectorTypeKind || LLVMGetVectorSize(vt) != n)
+    return imp_error(im, c->inst, "unexpected vload/vstore signature");
+  rc_type et = imp_type(im, LLVMGetElementType(vt), c->inst);
+  rc_value *p = arg(im, c, pi), *off = arg(im, c, oi);
+  if (et == RC_VOID || !p || !off) return -1;
+  int64_t esize = (int64_t)LLVMABISizeOfType(im->td, LLVMGetElementType(vt));
+  rc_value *base = rc_build_gep(&im->b, p, off, (int64_t)n * esize, NULL);
+  rc_value **data = NULL;
+  uint32_t nd = 0;
+  if (!load && imp_elems(im, LLVMGetArgOperand(c->inst, 0), &data, &nd)) return -1;
+  imported *rec = load ? imp_record(im, c->inst, IMP_VECTOR) : imp_record(im, c->inst, IMP_NOTHING);
+  if (load) {
+    rec->elems = rc_arena_alloc(&im->tmp, n * sizeof *rec->elems);
+    rec->n = n;
+  }
+  for (unsigned i = 0; i < n; i++) {
+    rc_value *at = imp_offset(im, base, (int64_t)i * esize, esize, NULL);
+    if (load) rec->elems[i] = rc_build_load(&im->b, et, at, NULL);
+    else rc_build_store(&im->b, data[i], at);
+  }
+  return 0;
+}
+
+/* convert_T(x) with the default rounding (toward zero to integers, to nearest to floats) */
+static int convert(importer *im, const callinfo *c) {
+  rc_type to = imp_type(im, LLVMTypeOf(c->inst), c->inst);
+  rc_value *x = arg(im, c, 0);
+  if (to == RC_VOID || !x) return -1;
+  rc_type from = (rc_type)x->type;
+  bool to_unsigned = c->name[8] == 'u'; /* convert_uint, convert_uchar ... */
+  bool from_unsigned = code_unsigned(c->code);
+  rc_opcode op;
+  if (rc_type_is_float(from) && rc_type_is_float(to))
+    op = from == to ? RC_OP_NONE : to == RC_F64 ? RC_OP_FPEXT : RC_OP_FPTRUNC;
+  else if (rc_type_is_float(from))
+    op = to_unsigned ? RC_OP_FPTOUI : RC_OP_FPTOSI;
+  else if (rc_type_is_float(to))
+    op = from_unsigned ? RC_OP_UITOFP : RC_OP_SITOFP;
+  else if (rc_type_bits(to) == rc_type_bits(from))
+    op = RC_OP_NONE;
+  else
+    op = rc_type_bits(to) < rc_type_bits(from) ? RC_OP_TRUNC : from_unsigned ? RC_OP_ZEXT : RC_OP_SEXT;
+  return result(im, c, op == RC_OP_NONE ? x : rc_build_cast(&im->b, op, x, to, NULL));
+}
+
+/* isnan, isinf, isfinite (1 or 0 for scalars), select(a, b, c) = c ? b : a, mix(x, y, a) */
+static int float_test(importer *im, const callinfo *c) {
+  rc_type t = imp_type(im, LLVMTypeOf(c->inst), c->inst);
+  rc_value *x = arg(im, c, 0);
+  if (t == RC_VOID || !x) return -1;
+  rc_value *cond;
+  if (is(c, "isnan")) {
+    cond = rc_build_cmp(&im->b, RC_CMP_UNO, x, x, NULL);
+  } else {
+    rc_value *ax = &rc_build_call(&im->b, RC_BI_FABS, (rc_type)x->type, &x, 1, NULL)->v;
+    rc_value *inf = rc_const_float(im->k, (rc_type)x->type, INFINITY);
+    cond = rc_build_cmp(&im->b, is(c, "isinf") ? RC_CMP_OEQ : RC_CMP_OLT, ax, inf, NULL);
+  }
+  return result(im, c, rc_build_cast(&im->b, RC_OP_ZEXT, cond, t, NULL));
+}
+
 static int opencl(importer *im, callinfo *c) {
   uint32_t n;
   const bridge_query *q = bridge_query_table(&n);
@@ -333,6 +401,31 @@ static int opencl(importer *im, callinfo *c) {
     return z ? result(im, c, rc_build_binop(&im->b, RC_OP_ADD, p, z, NULL)) : -1;
   }
   if (is(c, "dot")) return dot(im, c);
+  bool vector_result = LLVMGetTypeKind(LLVMTypeOf(c->inst)) == LLVMVectorTypeKind;
+  if ((has_prefix(c, "vload") || has_prefix(c, "vstore")) && c->namelen <= 8) {
+    size_t skip = c->name[1] == 'l' ? 5 : 6;
+    unsigned n = 0;
+    for (size_t i = skip; i < c->namelen && c->name[i] >= '0' && c->name[i] <= '9'; i++)
+      n = n * 10 + (unsigned)(c->name[i] - '0');
+    if (n >= 2) return vload_vstore(im, c, skip == 5, n);
+  }
+  if (!vector_result && has_prefix(c, "convert_") && !memchr(c->name + 8, '_', c->namelen - 8))
+    return convert(im, c);
+  if (!vector_result && (is(c, "isnan") || is(c, "isinf") || is(c, "isfinite")))
+    return float_test(im, c);
+  if (!vector_result && is(c, "select")) {
+    rc_value *a = arg(im, c, 0), *b = arg(im, c, 1), *cc = arg(im, c, 2);
+    if (!a || !b || !cc) return -1;
+    rc_value *nz = rc_build_cmp(&im->b, RC_CMP_NE, cc, rc_const_int(im->k, (rc_type)cc->type, 0), NULL);
+    return result(im, c, rc_build_select(&im->b, nz, b, a, NULL));
+  }
+  if (!vector_result && is(c, "mix")) {
+    rc_value *x = arg(im, c, 0), *y = arg(im, c, 1), *a = arg(im, c, 2);
+    if (!x || !y || !a) return -1;
+    rc_value *d = rc_build_binop(&im->b, RC_OP_FSUB, y, x, NULL);
+    rc_value *m = rc_build_binop(&im->b, RC_OP_FMUL, d, a, NULL);
+    return result(im, c, rc_build_binop(&im->b, RC_OP_FADD, x, m, NULL));
+  }
   if (has_prefix(c, "atomic_") || has_prefix(c, "atom_")) {
     char op[16];
     size_t skip = c->name[4] == '_' ? 5 : 7;
