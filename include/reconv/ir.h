@@ -262,6 +262,11 @@ struct rc_module {
   rc_kernel **kernels;
   uint32_t nkernels, kernelcap;
   rc_strmap kernel_names; /* name -> kernel */
+  /* Bytes a frontend keeps for the matching backend, in the arena (NULL when none). The LLVM
+   * bridge keeps the bitcode of the module it imported, so that export reuses the kernels'
+   * signatures, attributes and metadata (include/reconv/llvm.h). */
+  const void *origin;
+  size_t origin_size;
 };
 
 /* ---- module and kernel ------------------------------------------------------------------------ */

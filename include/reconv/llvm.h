@@ -1,6 +1,8 @@
 /* The LLVM bridge (built when LLVM's development files are present; RECONV_HAVE_LLVM is defined
  * then): import of LLVM IR (.ll, .bc) and OpenCL C (.cl, compiled by clang), export of thread-level
- * reconv IR back to LLVM IR, and running LLVM's own passes (e.g. structurizecfg) as a peer. */
+ * reconv IR back to LLVM IR, and running LLVM's own passes (e.g. structurizecfg) as a peer.
+ * docs/llvm.md describes what is mapped to what, and the `reconv-run` comment convention that gives
+ * .cl and .ll kernels a run specification. */
 #ifndef RECONV_LLVM_H
 #define RECONV_LLVM_H
 
@@ -19,9 +21,26 @@ typedef struct rc_llvm_import_opts {
 } rc_llvm_import_opts;
 
 /* Import every kernel of a .ll, .bc or .cl file. Errors (including unsupported instructions, named
- * with their source line when debug info has it) are reported through ctx; returns NULL then. */
+ * with their source line when debug info has it) are reported through ctx; returns NULL then.
+ * The clang used for .cl files is $RECONV_CLANG, else the clang next to llvm-config's bindir, else
+ * `clang` on PATH. The module keeps the imported LLVM module as its origin (rc_module.origin). */
 rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *opts);
-/* Export a module of thread-level kernels to LLVM IR text (.ll) or bitcode (.bc, by extension). */
+
+typedef struct rc_llvm_export_opts {
+  const rc_kernel *only; /* export only this kernel of the module (NULL: every kernel) */
+  bool bitcode;          /* bitcode instead of LLVM IR text */
+} rc_llvm_export_opts;
+
+/* Export a module of thread-level kernels to LLVM IR: into a malloc'ed buffer (*data, *len; text
+ * is NUL-terminated), which the caller frees. The result passes LLVM's verifier. Kernels that came
+ * from LLVM keep their signature, calling convention, attributes and kernel metadata; others
+ * become amdgcn kernels (or kernels of the origin module's target). Returns 0, or -1 after
+ * reporting an error (e.g. a wave-level kernel). */
+int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *opts, char **data,
+                   size_t *len);
+/* Export a module of thread-level kernels to LLVM IR text (.ll) or bitcode (.bc, by extension).
+ * The file is written through a temporary name and renamed into place, so a failed export leaves
+ * an existing file untouched. */
 int rc_llvm_export_file(rc_ctx *ctx, const rc_module *m, const char *path);
 
 #ifdef __cplusplus

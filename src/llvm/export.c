@@ -1,0 +1,323 @@
+/* reconv IR -> LLVM IR: the module, kernel signatures and metadata, and writing .ll / .bc.
+ *
+ * A kernel imported from LLVM keeps what the original module said about it: its function type
+ * (pointee types and address spaces of pointer parameters), calling convention, linkage,
+ * attributes and kernel metadata (kernel_arg_*). The importer keeps the original module as the
+ * reconv module's origin (bitcode); export starts from a copy of it, replaces each kernel by one
+ * with the new body, and drops what no kernel uses any more. Kernels written in .rir become
+ * amdgcn kernels (amdgpu_kernel calling convention, OpenCL kernel metadata). The body is built by
+ * export_instr.c; reconv's flat pointers are generic pointers there. */
+#include "bridge.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/DebugInfo.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What clang uses for amdgcn-amd-amdhsa (LLVM 14). */
+static const char amdgcn_triple[] = "amdgcn-amd-amdhsa";
+static const char amdgcn_layout[] =
+    "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-i64:64-v16:16-v24:32-v32:32-"
+    "v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7";
+
+static bool starts(const char *s, const char *p) {
+  return s && strncmp(s, p, strlen(p)) == 0;
+}
+
+/* Address spaces: amdgcn and nvptx have a generic (flat) space 0; SPIR's generic space is 4. */
+static void address_spaces(exporter *ex, unsigned *global_as) {
+  const char *t = LLVMGetTarget(ex->lmod);
+  bool gpu = starts(t, "amdgcn") || starts(t, "spir") || starts(t, "nvptx");
+  ex->flat_as = starts(t, "spir") ? 4 : 0;
+  ex->local_as = gpu ? 3 : 0;
+  *global_as = gpu ? 1 : 0;
+}
+
+static LLVMMetadataRef md_string(exporter *ex, const char *s) {
+  return LLVMMDStringInContext2(ex->lctx, s, strlen(s));
+}
+
+static const char *cl_type_name(rc_type t) {
+  switch (t) {
+  case RC_I1: return "bool";
+  case RC_I8: return "char";
+  case RC_I16: return "short";
+  case RC_I32: return "int";
+  case RC_I64: return "long";
+  case RC_F32: return "float";
+  case RC_F64: return "double";
+  default: return "char*";
+  }
+}
+
+/* The kernel_arg_* metadata clang writes for OpenCL kernels (with -cl-kernel-arg-info). */
+static void kernel_metadata(exporter *ex, const rc_kernel *k, LLVMValueRef fn, unsigned global_as) {
+  static const char *const kinds[] = {"kernel_arg_addr_space", "kernel_arg_access_qual", "kernel_arg_type",
+                                      "kernel_arg_base_type", "kernel_arg_type_qual", "kernel_arg_name"};
+  uint32_t n = k->nparams;
+  LLVMMetadataRef *ops = rc_xcalloc(n ? n : 1, sizeof *ops);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ex->lctx);
+  for (int kind = 0; kind < 6; kind++) {
+    for (uint32_t i = 0; i < n; i++) {
+      rc_type t = (rc_type)k->params[i]->type;
+      switch (kind) {
+      case 0: ops[i] = LLVMValueAsMetadata(LLVMConstInt(i32, t == RC_PTR ? global_as : 0, 0)); break;
+      case 1: ops[i] = md_string(ex, "none"); break;
+      case 2: case 3: ops[i] = md_string(ex, cl_type_name(t)); break;
+      case 4: ops[i] = md_string(ex, ""); break;
+      default: ops[i] = md_string(ex, k->params[i]->name ? k->params[i]->name : ""); break;
+      }
+    }
+    unsigned id = LLVMGetMDKindIDInContext(ex->lctx, kinds[kind], (unsigned)strlen(kinds[kind]));
+    LLVMGlobalSetMetadata(fn, id, LLVMMDNodeInContext2(ex->lctx, ops, n));
+  }
+  free(ops);
+}
+
+static LLVMValueRef synthesize(exporter *ex, const rc_kernel *k) {
+  unsigned global_as;
+  address_spaces(ex, &global_as);
+  LLVMTypeRef *params = rc_xcalloc(k->nparams ? k->nparams : 1, sizeof *params);
+  for (uint32_t i = 0; i < k->nparams; i++) {
+    rc_type t = (rc_type)k->params[i]->type;
+    params[i] = t == RC_PTR ? LLVMPointerType(LLVMInt8TypeInContext(ex->lctx), global_as) : ex_type(ex, t);
+  }
+  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(ex->lctx), params, k->nparams, 0);
+  free(params);
+  LLVMValueRef fn = LLVMAddFunction(ex->lmod, k->name, fty);
+  const char *t = LLVMGetTarget(ex->lmod);
+  if (starts(t, "amdgcn")) LLVMSetFunctionCallConv(fn, LLVMAMDGPUKERNELCallConv);
+  else if (starts(t, "spir")) LLVMSetFunctionCallConv(fn, LLVMSPIRKERNELCallConv);
+  unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ex->lctx, nounwind, 0));
+  kernel_metadata(ex, k, fn, global_as);
+  return fn;
+}
+
+/* The origin's kernel for k: same (sanitised) name and parameters of the same reconv types. */
+static LLVMValueRef origin_kernel(exporter *ex, const rc_kernel *k) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(ex->lmod); f; f = LLVMGetNextFunction(f)) {
+    if (!bridge_is_kernel(ex->lmod, f)) continue;
+    size_t n;
+    const char *name = LLVMGetValueName2(f, &n);
+    rc_strbuf sb;
+    rc_sb_init(&sb);
+    bridge_sanitize(name, n, "k", &sb);
+    bool same = strcmp(sb.data, k->name) == 0;
+    rc_sb_free(&sb);
+    if (!same || LLVMCountParams(f) != k->nparams) continue;
+    for (uint32_t i = 0; i < k->nparams && same; i++)
+      same = bridge_scalar_type(LLVMTypeOf(LLVMGetParam(f, i))) == k->params[i]->type;
+    if (same) return f;
+  }
+  return NULL;
+}
+
+/* Attributes about memory effects held for the original body; reconv's transforms may add private
+ * memory traffic (guard variables), so they are not carried over. */
+static bool memory_attribute(LLVMAttributeRef a) {
+  static const char *const names[] = {"readnone", "readonly", "writeonly", "argmemonly",
+                                      "inaccessiblememonly", "inaccessiblemem_or_argmemonly",
+                                      "speculatable"};
+  if (LLVMIsStringAttribute(a)) return false;
+  unsigned kind = LLVMGetEnumAttributeKind(a);
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (kind == LLVMGetEnumAttributeKindForName(names[i], strlen(names[i]))) return true;
+  return false;
+}
+
+static LLVMValueRef reuse(exporter *ex, LLVMValueRef old, const char *name) {
+  LLVMValueRef fn = LLVMAddFunction(ex->lmod, "", LLVMGlobalGetValueType(old));
+  LLVMSetFunctionCallConv(fn, LLVMGetFunctionCallConv(old));
+  LLVMSetLinkage(fn, LLVMGetLinkage(old));
+  LLVMSetVisibility(fn, LLVMGetVisibility(old));
+  unsigned np = LLVMCountParams(old);
+  for (long idx = -1; idx <= (long)np; idx++) {
+    LLVMAttributeIndex ai = idx < 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : (LLVMAttributeIndex)idx;
+    unsigned n = LLVMGetAttributeCountAtIndex(old, ai);
+    LLVMAttributeRef *attrs = rc_xcalloc(n ? n : 1, sizeof *attrs);
+    LLVMGetAttributesAtIndex(old, ai, attrs);
+    for (unsigned i = 0; i < n; i++)
+      if (!memory_attribute(attrs[i])) LLVMAddAttributeAtIndex(fn, ai, attrs[i]);
+    free(attrs);
+  }
+  size_t nmd = 0;
+  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(old, &nmd);
+  for (size_t i = 0; i < nmd; i++)
+    LLVMGlobalSetMetadata(fn, LLVMValueMetadataEntriesGetKind(md, (unsigned)i),
+                          LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
+  if (md) LLVMDisposeValueMetadataEntries(md);
+  LLVMReplaceAllUsesWith(old, fn);
+  LLVMDeleteFunction(old);
+  LLVMSetValueName2(fn, name, strlen(name));
+  return fn;
+}
+
+static int export_kernel(exporter *ex, const rc_kernel *k) {
+  LLVMValueRef old = origin_kernel(ex, k);
+  LLVMValueRef fn;
+  if (old) {
+    fn = reuse(ex, old, k->name);
+  } else {
+    LLVMValueRef clash = LLVMGetNamedFunction(ex->lmod, k->name);
+    if (clash) LLVMSetValueName2(clash, "", 0); /* an incompatible original goes later */
+    fn = synthesize(ex, k);
+  }
+  for (uint32_t i = 0; i < k->nparams; i++)
+    if (k->params[i]->name) LLVMSetValueName2(LLVMGetParam(fn, i), k->params[i]->name, strlen(k->params[i]->name));
+  if (k->run_spec) {
+    LLVMMetadataRef s = md_string(ex, k->run_spec);
+    LLVMGlobalSetMetadata(fn, ex->md_run, LLVMMDNodeInContext2(ex->lctx, &s, 1));
+  } else {
+    LLVMGlobalEraseMetadata(fn, ex->md_run);
+  }
+  ex->k = k;
+  ex->fn = fn;
+  return ex_body(ex);
+}
+
+/* Remove the original kernels that were not exported and whatever became unused. */
+static void prune(exporter *ex, LLVMValueRef *exported, uint32_t n) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(ex->lmod), next; f; f = next) {
+    next = LLVMGetNextFunction(f);
+    bool keep = false;
+    for (uint32_t i = 0; i < n; i++) keep |= exported[i] == f;
+    if (!keep && bridge_is_kernel(ex->lmod, f)) LLVMDeleteFunction(f);
+  }
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(ex->lmod), next; g; g = next) {
+      next = LLVMGetNextGlobal(g);
+      LLVMLinkage l = LLVMGetLinkage(g);
+      if ((l == LLVMInternalLinkage || l == LLVMPrivateLinkage) && !LLVMGetFirstUse(g)) {
+        LLVMDeleteGlobal(g);
+        changed = true;
+      }
+    }
+    for (LLVMValueRef f = LLVMGetFirstFunction(ex->lmod), next; f; f = next) {
+      next = LLVMGetNextFunction(f);
+      if (LLVMIsDeclaration(f) && !LLVMGetFirstUse(f)) {
+        LLVMDeleteFunction(f);
+        changed = true;
+      }
+    }
+  }
+}
+
+static LLVMModuleRef open_module(exporter *ex, const rc_module *m) {
+  if (m->origin) {
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRange(m->origin, m->origin_size, "origin", 0);
+    LLVMModuleRef mod = NULL;
+    bool bad = LLVMParseBitcodeInContext2(ex->lctx, buf, &mod);
+    LLVMDisposeMemoryBuffer(buf);
+    if (!bad) {
+      LLVMStripModuleDebugInfo(mod); /* the new bodies have no locations */
+      return mod;
+    }
+  }
+  LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(m->filename ? m->filename : "reconv", ex->lctx);
+  LLVMSetTarget(mod, amdgcn_triple);
+  LLVMSetDataLayout(mod, amdgcn_layout);
+  return mod;
+}
+
+int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *opts, char **data,
+                   size_t *len) {
+  *data = NULL;
+  *len = 0;
+  for (uint32_t i = 0; i < m->nkernels; i++) {
+    const rc_kernel *k = m->kernels[i];
+    if (opts && opts->only && opts->only != k) continue;
+    if (k->level != RC_LEVEL_THREAD)
+      return rc_report(ctx, RC_SEV_ERROR, m->filename, k->line, k->col,
+                       "kernel @%s is wave-level; only thread-level kernels can be exported to LLVM IR",
+                       k->name);
+    if (rc_verify_kernel(ctx, k)) return -1; /* export relies on well-formed IR */
+  }
+  exporter ex;
+  memset(&ex, 0, sizeof ex);
+  ex.ctx = ctx;
+  ex.lctx = LLVMContextCreate();
+  bridge_diags diags;
+  rc_sb_init(&diags.text);
+  bridge_diags_install(ex.lctx, &diags);
+  ex.lmod = open_module(&ex, m);
+  ex.td = LLVMGetModuleDataLayout(ex.lmod);
+  unsigned global_as;
+  address_spaces(&ex, &global_as);
+  ex.ptr = LLVMPointerType(LLVMInt8TypeInContext(ex.lctx), ex.flat_as);
+  ex.md_flow = LLVMGetMDKindIDInContext(ex.lctx, "reconv.flow", 11);
+  ex.md_guard = LLVMGetMDKindIDInContext(ex.lctx, "reconv.guard", 12);
+  ex.md_virtual = LLVMGetMDKindIDInContext(ex.lctx, "reconv.virtual", 14);
+  ex.md_uniform = LLVMGetMDKindIDInContext(ex.lctx, "reconv.uniform", 14);
+  ex.md_divergent = LLVMGetMDKindIDInContext(ex.lctx, "reconv.divergent", 16);
+  ex.md_run = LLVMGetMDKindIDInContext(ex.lctx, "reconv.run", 10);
+  ex.b = LLVMCreateBuilderInContext(ex.lctx);
+  LLVMValueRef *exported = rc_xcalloc(m->nkernels ? m->nkernels : 1, sizeof *exported);
+  uint32_t nexported = 0;
+  int rc = 0;
+  for (uint32_t i = 0; i < m->nkernels && rc == 0; i++) {
+    if (opts && opts->only && opts->only != m->kernels[i]) continue;
+    rc = export_kernel(&ex, m->kernels[i]);
+    exported[nexported++] = ex.fn;
+  }
+  if (rc == 0) {
+    prune(&ex, exported, nexported);
+    char *msg = NULL;
+    if (LLVMVerifyModule(ex.lmod, LLVMReturnStatusAction, &msg)) {
+      rc = rc_report(ctx, RC_SEV_ERROR, m->filename, 0, 0,
+                     "internal error: the exported LLVM module does not verify:\n%s", msg);
+    } else if (opts && opts->bitcode) {
+      LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(ex.lmod);
+      *len = LLVMGetBufferSize(buf);
+      *data = rc_xmalloc(*len ? *len : 1);
+      memcpy(*data, LLVMGetBufferStart(buf), *len);
+      LLVMDisposeMemoryBuffer(buf);
+    } else {
+      char *s = LLVMPrintModuleToString(ex.lmod);
+      *data = rc_xstrdup(s);
+      *len = strlen(s);
+      LLVMDisposeMessage(s);
+    }
+    LLVMDisposeMessage(msg);
+  }
+  free(exported);
+  LLVMDisposeBuilder(ex.b);
+  LLVMDisposeModule(ex.lmod);
+  LLVMContextDispose(ex.lctx);
+  rc_sb_free(&diags.text);
+  return rc;
+}
+
+int rc_llvm_export_file(rc_ctx *ctx, const rc_module *m, const char *path) {
+  size_t n = strlen(path);
+  rc_llvm_export_opts o = {NULL, n > 3 && strcmp(path + n - 3, ".bc") == 0};
+  char *data;
+  size_t len;
+  if (rc_llvm_export(ctx, m, &o, &data, &len)) return -1;
+  char *tmp = rc_xmalloc(n + 32);
+  snprintf(tmp, n + 32, "%s.tmp%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  bool ok = f != NULL;
+  if (ok) {
+    ok = fwrite(data, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+  }
+  if (ok) ok = rename(tmp, path) == 0;
+  int rc = 0;
+  if (!ok) {
+    rc = rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
+    remove(tmp);
+  }
+  free(tmp);
+  free(data);
+  return rc;
+}
