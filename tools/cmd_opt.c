@@ -119,12 +119,12 @@ int cmd_opt(int argc, char **argv) {
     const char *inputs[] = {file};
     if (to_llvm) {
 #ifdef RECONV_HAVE_LLVM
-      cli_out o;
-      rc = cli_out_open(&o, out, inputs, 1); /* refuses to overwrite the input */
-      if (rc == EXIT_OK) {
-        cli_out_abort(&o);
-        if (rc_llvm_export_file(&ctx, m, out) != 0) rc = EXIT_BAD_INPUT;
-      }
+      rc_llvm_export_opts lo = {NULL, ends_with(out, ".bc")};
+      char *data = NULL;
+      size_t len = 0;
+      if (rc_llvm_export(&ctx, m, &lo, &data, &len) != 0) rc = EXIT_BAD_INPUT;
+      else rc = cli_write_string(out, data, len, inputs, 1);
+      free(data);
 #endif
     } else {
       rc_strbuf sb;
