@@ -1,0 +1,254 @@
+/* Flow blocks' branches and phis (thesis 5.1): the i1 condition that selects a flow block's final
+ * successor, built from the conditions of the flows' sources, and the values the phis of original
+ * blocks get through flow blocks. Both are built on demand, iteratively, and memoised per (flow
+ * block, target); see reconverge.c for the algorithm around them. */
+#include "reconverge_internal.h"
+
+/* ---- flow blocks: conditions --------------------------------------------------------------------------- */
+
+static rc_value *not_of(reconv *r, rc_block *blk, rc_value *c) {
+  otn *x = N(r, blk->id);
+  if (x->not_cond) return x->not_cond;
+  rc_builder bld;
+  rc_builder_before_term(&bld, blk);
+  x->not_cond = rc_build_binop(&bld, RC_OP_XOR, c, rc_const_bool(r->k, true), NULL);
+  return x->not_cond;
+}
+
+/* Did flow node `flow` pass its flows for `target` on to its remainder? Only then can flows for
+ * target arrive from it (a flow node is rerouted at most once, with all its open targets). */
+static bool forwards(reconv *r, uint32_t flow, uint32_t target) {
+  return rc_u64map_get(&r->forwarded, memo_key(flow, target)) != NULL;
+}
+
+static rc_value *memo_get(reconv *r, uint32_t flow, uint32_t target) {
+  return rc_u64map_get(&r->cond_memo, memo_key(flow, target));
+}
+
+/* A new phi in a flow block, after the ones it already has (flow blocks hold only phis until their
+ * terminator is built). */
+static rc_instr *flow_phi(reconv *r, uint32_t fi, rc_type t) {
+  flow_node *f = &r->flows.data[fi];
+  rc_instr *phi = rc_instr_new(r->k, RC_OP_PHI, t, 0, 0);
+  if (f->last_phi) rc_instr_insert_after(f->last_phi, phi); else rc_instr_prepend(f->block, phi);
+  f->last_phi = phi;
+  return phi;
+}
+
+/* The i1 value that is true in flow block `fi` exactly for the flows that want `target`. Built on
+ * demand, iteratively (requests go to older flow blocks only, so there is no cycle). */
+rc_value *reconv_flow_cond(reconv *r, uint32_t fi, uint32_t target) {
+  rc_value *have = memo_get(r, fi, target);
+  if (have) return have;
+  rc_u32vec stack = {0};
+  rc_vec_push(&stack, fi);
+  while (stack.len) {
+    uint32_t cur = stack.data[stack.len - 1];
+    flow_node *f = &r->flows.data[cur];
+    if (memo_get(r, cur, target)) {
+      stack.len--;
+      continue;
+    }
+    bool ready = true;
+    for (uint32_t p = 0; p < f->preds.len; p++)
+      if (f->preds.data[p].kind == FP_FLOW && forwards(r, f->preds.data[p].flow, target) &&
+          !memo_get(r, f->preds.data[p].flow, target)) {
+        rc_vec_push(&stack, f->preds.data[p].flow);
+        ready = false;
+      }
+    if (!ready) continue;
+    f = &r->flows.data[cur];
+    RC_VEC(rc_value *) vals = {0};
+    bool all_same_const = true;
+    int64_t first_const = -1;
+    for (uint32_t p = 0; p < f->preds.len; p++) {
+      flow_pred *fp = &f->preds.data[p];
+      rc_value *v;
+      if (fp->kind == FP_TARGET)
+        v = rc_const_bool(r->k, fp->t1 == target);
+      else if (fp->kind == FP_COND)
+        v = fp->t1 == target ? fp->cond
+            : fp->t2 == target ? not_of(r, fp->block, fp->cond)
+                               : rc_const_bool(r->k, false);
+      else
+        v = forwards(r, fp->flow, target) ? memo_get(r, fp->flow, target) : rc_const_bool(r->k, false);
+      rc_vec_push(&vals, v);
+      if (v->kind != RC_V_CONST) all_same_const = false;
+      else if (first_const < 0) first_const = rc_const_ival(v);
+      else if (rc_const_ival(v) != first_const) all_same_const = false;
+    }
+    rc_value *result;
+    if (vals.len == 1) {
+      result = vals.data[0];
+    } else if (all_same_const && vals.len) {
+      result = rc_const_bool(r->k, first_const != 0);
+    } else {
+      rc_instr *phi = flow_phi(r, cur, RC_I1);
+      f = &r->flows.data[cur];
+      for (uint32_t p = 0; p < f->preds.len; p++) rc_phi_add_incoming(phi, vals.data[p], f->preds.data[p].block);
+      result = &phi->v;
+    }
+    rc_vec_free(&vals);
+    rc_u64map_put(&r->cond_memo, memo_key(cur, target), result);
+    stack.len--;
+  }
+  rc_vec_free(&stack);
+  return memo_get(r, fi, target);
+}
+
+/* ---- materialising flow blocks ------------------------------------------------- */
+
+int reconv_materialize_flows(reconv *r) {
+  for (uint32_t fi = 0; fi < r->flows.len; fi++) {
+    flow_node *f = &r->flows.data[fi];
+    uint32_t succ[3], nsucc = 0;
+    if (f->remainder != RC_NONE) {
+      if (f->closed.len > 1)
+        return rc_error(r->ctx, "reconverge: flow block %s has %u closed targets and a remainder (a bug)",
+                        f->block->name, f->closed.len);
+      if (f->closed.len) succ[nsucc++] = f->closed.data[0];
+      succ[nsucc++] = f->remainder;
+    } else {
+      if (f->open.len)
+        return rc_error(r->ctx, "reconverge: flow block %s still has open edges at the end (a bug)",
+                        f->block->name);
+      if (f->closed.len > 2 || f->closed.len == 0)
+        return rc_error(r->ctx, "reconverge: flow block %s ends with %u successors (a bug)",
+                        f->block->name, f->closed.len);
+      for (uint32_t i = 0; i < f->closed.len; i++) succ[nsucc++] = f->closed.data[i];
+    }
+    rc_value *cond = nsucc == 2 ? reconv_flow_cond(r, fi, succ[0]) : NULL;
+    f = &r->flows.data[fi];
+    rc_builder bld;
+    rc_builder_at_end(&bld, f->block);
+    if (nsucc == 1)
+      rc_build_jmp(&bld, r->k->blocks[succ[0]]);
+    else
+      rc_build_br(&bld, cond, r->k->blocks[succ[0]], r->k->blocks[succ[1]]);
+  }
+  return 0;
+}
+
+/* ---- phis of the original targets ---------------------------------------------------------------------- */
+
+static rc_value *value_memo_get(reconv *r, uint32_t flow, rc_instr *phi) {
+  return rc_u64map_get(&r->value_memo, memo_key(flow, phi->v.id));
+}
+
+/* A phi in flow block `fi` with the given entry per flow predecessor. Entries that are undef do not
+ * matter (no flow from that predecessor uses the value), so an existing value phi of the same type
+ * that agrees wherever both are defined is reused, its undef entries filled in. Each predecessor
+ * wants one target, so the phis that carry, say, a loop counter to several targets share one phi
+ * instead of one per target (which made the output quadratic in the number of targets). */
+static rc_value *merge_value_phi(reconv *r, uint32_t fi, rc_type ty, rc_value **vals) {
+  flow_node *f = &r->flows.data[fi];
+  uint32_t np = f->preds.len;
+  for (uint32_t i = 0; i < f->value_phis.len; i++) {
+    rc_instr *phi = f->value_phis.data[i];
+    if (phi->v.type != ty) continue;
+    bool ok = true;
+    for (uint32_t p = 0; p < np && ok; p++) {
+      rc_value *a = phi->ops[p], *b = vals[p];
+      ok = a == b || a->kind == RC_V_UNDEF || b->kind == RC_V_UNDEF;
+    }
+    if (!ok) continue;
+    for (uint32_t p = 0; p < np; p++)
+      if (phi->ops[p]->kind == RC_V_UNDEF && vals[p]->kind != RC_V_UNDEF) phi->ops[p] = vals[p];
+    return &phi->v;
+  }
+  rc_instr *phi = flow_phi(r, fi, ty);
+  f = &r->flows.data[fi];
+  for (uint32_t p = 0; p < np; p++) rc_phi_add_incoming(phi, vals[p], f->preds.data[p].block);
+  rc_vec_push(&f->value_phis, phi);
+  return &phi->v;
+}
+
+/* The value phi `phi` (in an original block T) must take when T is reached through flow block `fi`:
+ * per incoming flow, the phi's entry for the block that originally branched to T, undef for flows
+ * that do not go to T (thesis 5.1: the phi nodes of rerouted edges get the values of their original
+ * predecessors). A phi in the flow block when the values differ or do not dominate it. */
+static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_instr *phi) {
+  rc_value *have = value_memo_get(r, fi, phi);
+  if (have) return have;
+  uint32_t t = phi->parent->id;
+  rc_type ty = (rc_type)phi->v.type;
+  rc_u32vec stack = {0};
+  rc_vec_push(&stack, fi);
+  while (stack.len) {
+    uint32_t cur = stack.data[stack.len - 1];
+    if (value_memo_get(r, cur, phi)) {
+      stack.len--;
+      continue;
+    }
+    flow_node *f = &r->flows.data[cur];
+    bool ready = true;
+    for (uint32_t p = 0; p < f->preds.len; p++)
+      if (f->preds.data[p].kind == FP_FLOW && forwards(r, f->preds.data[p].flow, t) &&
+          !value_memo_get(r, f->preds.data[p].flow, phi)) {
+        rc_vec_push(&stack, f->preds.data[p].flow);
+        ready = false;
+      }
+    if (!ready) continue;
+    f = &r->flows.data[cur];
+    RC_VEC(rc_value *) vals = {0};
+    rc_value *same = NULL;
+    bool differ = false;
+    for (uint32_t p = 0; p < f->preds.len; p++) {
+      flow_pred *fp = &f->preds.data[p];
+      rc_value *v = NULL;
+      if (fp->kind == FP_FLOW) v = forwards(r, fp->flow, t) ? value_memo_get(r, fp->flow, phi) : NULL;
+      else if (fp->t1 == t || (fp->kind == FP_COND && fp->t2 == t)) v = rc_phi_value_for(phi, fp->src);
+      if (!v) v = rc_undef(r->k, ty);
+      rc_vec_push(&vals, v);
+      if (v->kind == RC_V_UNDEF) continue;
+      if (!same) same = v;
+      else if (same != v) differ = true;
+    }
+    rc_value *result;
+    rc_instr *def = same ? rc_value_instr(same) : NULL;
+    if (!same) {
+      result = rc_undef(r->k, ty);
+    } else if (!differ && (!def || rc_dominates(dom, def->parent->id, f->block->id))) {
+      result = same;
+    } else {
+      result = merge_value_phi(r, cur, ty, vals.data);
+    }
+    rc_vec_free(&vals);
+    rc_u64map_put(&r->value_memo, memo_key(cur, phi->v.id), result);
+    stack.len--;
+  }
+  rc_vec_free(&stack);
+  return value_memo_get(r, fi, phi);
+}
+
+/* Give the phis of every block that flow blocks now lead to their entries for the flow blocks, and
+ * drop the entries of blocks that no longer branch there. */
+void reconv_fix_target_phis(reconv *r) {
+  rc_kernel *k = r->k;
+  rc_cfg g;
+  rc_cfg_build(&g, k);
+  rc_domtree dom;
+  rc_domtree_build(&dom, &g, false);
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    rc_block *blk = k->blocks[b];
+    if (!blk->first || blk->first->op != RC_OP_PHI) continue;
+    bool from_flow = false;
+    for (uint32_t p = 0; p < blk->npreds && !from_flow; p++) {
+      uint32_t id = blk->preds[p]->id;
+      from_flow = id < r->n.len && r->n.data[id].flow != RC_NONE;
+    }
+    if (!from_flow) continue;
+    for (rc_instr *phi = blk->first; phi && phi->op == RC_OP_PHI; phi = phi->next) {
+      for (uint32_t p = 0; p < blk->npreds; p++) {
+        rc_block *pb = blk->preds[p];
+        if (pb->id >= r->n.len || r->n.data[pb->id].flow == RC_NONE) continue;
+        if (rc_phi_index_of(phi, pb) >= 0) continue;
+        rc_phi_add_incoming(phi, flow_value(r, &dom, r->n.data[pb->id].flow, phi), pb);
+      }
+      for (uint32_t o = phi->nops; o-- > 0;)
+        if (!rc_block_has_pred(blk, phi->targets[o])) rc_phi_remove_incoming(phi, o);
+    }
+  }
+  rc_domtree_free(&dom);
+  rc_cfg_free(&g);
+}
