@@ -1,19 +1,56 @@
 #!/usr/bin/env bash
-# reconv's main job on a bundled example: read a kernel, check it, and draw its CFG.
+# reconv's main job on a bundled kernel: compile OpenCL C with clang (through the LLVM bridge),
+# analyse it, make its CFG reconverging, check that every thread still does what it did, compare
+# the block orderings and LLVM's StructurizeCFG, and draw the CFG before and after.
+# Without the LLVM bridge it does the same on the .rir version of the thesis's Fig. 4.8a.
 set -euo pipefail
 reconv=${1:-build/bin/reconv}
 cd "$(dirname "$0")/.."
-example=examples/thesis/fig4_8a.rir
 out=demo-out
 mkdir -p "$out"
-echo "== reconv verify $example"
-"$reconv" verify "$example"
-echo "== reconv print $example"
-"$reconv" print "$example"
-"$reconv" dot "$example" -o "$out/fig4_8a.dot"
-if command -v dot >/dev/null 2>&1; then
-  dot -Tsvg "$out/fig4_8a.dot" -o "$out/fig4_8a.svg"
-  echo "== CFG picture: $out/fig4_8a.svg"
+
+if "$reconv" --version | grep -q llvm; then
+  kernel=examples/kernels/short_circuit.cl
 else
-  echo "== CFG picture: $out/fig4_8a.dot (install graphviz for SVG)"
+  echo "(reconv was built without the LLVM bridge: using a .rir example instead of OpenCL C)"
+  kernel=examples/thesis/fig4_8a.rir
 fi
+name=$(basename "$kernel"); name=${name%.*}
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "reconv analyze $kernel"
+"$reconv" analyze "$kernel"
+
+step "reconv opt -p reconverge $kernel -o $out/$name.reconverged.rir --stats"
+"$reconv" opt -p reconverge "$kernel" -o "$out/$name.reconverged.rir" --stats
+"$reconv" print "$out/$name.reconverged.rir"
+
+step "reconv equiv (every thread runs the same blocks and leaves the same memory)"
+"$reconv" equiv "$kernel" "$out/$name.reconverged.rir"
+
+step "reconv orderings $kernel (thesis 4.3.1)"
+"$reconv" orderings "$kernel"
+
+if "$reconv" --version | grep -q llvm; then
+  step "LLVM's StructurizeCFG on the same kernel, for comparison"
+  "$reconv" print "$kernel" --llvm-passes=fix-irreducible,unify-loop-exits,structurizecfg \
+    -o "$out/$name.structurized.rir"
+  echo "blocks: original $("$reconv" print "$kernel" | grep -c '^[A-Za-z0-9_.]*:')," \
+       "reconverge $(grep -c '^[A-Za-z0-9_.]*:' "$out/$name.reconverged.rir")," \
+       "StructurizeCFG $(grep -c '^[A-Za-z0-9_.]*:' "$out/$name.structurized.rir")"
+  "$reconv" opt -p reconverge "$kernel" -o "$out/$name.reconverged.ll"
+  echo "LLVM IR of the reconverged kernel: $out/$name.reconverged.ll"
+fi
+
+step "pictures of the CFG before and after"
+"$reconv" dot --analysis "$kernel" -o "$out/$name.dot"
+"$reconv" dot --analysis "$out/$name.reconverged.rir" -o "$out/$name.reconverged.dot"
+for f in "$out/$name.dot" "$out/$name.reconverged.dot"; do
+  if command -v dot >/dev/null 2>&1; then
+    dot -Tsvg "$f" -o "${f%.dot}.svg"
+    echo "${f%.dot}.svg"
+  else
+    echo "$f (install graphviz for SVG)"
+  fi
+done
