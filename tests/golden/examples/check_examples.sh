@@ -4,6 +4,8 @@
 #
 #   check_examples.sh verify   each example verifies, and printing what `reconv print` wrote gives
 #                              the same text again (print(parse(print(x))) == print(x))
+#   check_examples.sh run      each example runs with its own !run specification at 1, 64 and 4096
+#                              work-items without a fault (the buffers follow the launch: COUNT N)
 #
 # One line per example; the exit status is 1 when any example fails.
 set -u
@@ -32,8 +34,17 @@ for f in "${files[@]}"; do
       fi
       echo "$f: valid, print round trip identical"
       ;;
+    run)
+      ok=1
+      for n in 1 64 4096; do
+        if ! reconv run "$f" --global "$n" >"$tmp/out" 2>&1; then
+          echo "$f: FAULT with $n work-items"; tail -5 "$tmp/out"; ok=0; status=1; break
+        fi
+      done
+      [ $ok = 1 ] && echo "$f: runs at 1, 64 and 4096 work-items"
+      ;;
     *)
-      echo "usage: check_examples.sh verify" >&2
+      echo "usage: check_examples.sh verify|run" >&2
       exit 2
       ;;
   esac
