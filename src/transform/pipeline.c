@@ -83,6 +83,11 @@ static const rc_pass_info passes[] = {
      rc_pass_reconverge, RC_LEVEL_THREAD},
     {"ssa-repair", "restore SSA dominance and phi incomings after CFG edits", rc_pass_ssa_repair,
      RC_LEVEL_THREAD},
+    {"lower",
+     "a reconverging kernel -> wave kernel with exec and re-join masks (thesis 4.2); options: "
+     "noskip (no brexecz to skip blocks with an empty exec), flow (flow blocks instead of zeroing "
+     "on side entries), noscalar (no !scalar instructions), all-divergent",
+     rc_pass_lower, RC_LEVEL_THREAD},
 };
 
 const rc_pass_info *rc_pass_list(uint32_t *n) {
