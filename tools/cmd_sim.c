@@ -126,7 +126,7 @@ int cmd_sim(int argc, char **argv) {
     req.timeline = o.timeline != NULL;
     req.timeline_wave = (uint32_t)o.timeline_wave;
     sim_result res;
-    if (sim_execute(&ctx, m, k, &s, &req, &res) == 0) {
+    if (sim_execute(&ctx, k, &s, &req, &res) == 0) {
       const char *inputs[] = {o.file};
       rc = EXIT_OK;
       if (res.timeline.recorded && o.timeline) {

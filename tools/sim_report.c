@@ -20,19 +20,12 @@ uint32_t sim_count_blocks(const rc_kernel *k, uint32_t flags) {
   return n;
 }
 
-/* A copy of k in m (under a fresh name) transformed by the pipeline into a wave kernel. */
-static rc_kernel *lower_copy(rc_ctx *ctx, rc_module *m, rc_kernel *k, const char *pipeline, rc_stats *st) {
-  char name[1100];
-  rc_kernel *c = NULL;
-  for (unsigned n = 0; !c && n < 1000; n++) {
-    snprintf(name, sizeof name, n ? "%.1000s.wave%u" : "%.1000s.wave", k->name, n);
-    if (!rc_module_find_kernel(m, name)) c = rc_kernel_clone(m, k, name);
-  }
-  if (!c) {
-    rc_error(ctx, "kernel @%s: no free name for its lowered copy", k->name);
-    return NULL;
-  }
-  if (rc_pipeline_run(ctx, c, pipeline, NULL, st) != 0) return NULL;
+/* A copy of k, in a module of its own so that it keeps k's name, transformed by the pipeline into a
+ * wave kernel. */
+static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const char *pipeline) {
+  res->own = rc_module_new(ctx, k->mod->filename);
+  rc_kernel *c = rc_kernel_clone(res->own, k, k->name);
+  if (rc_pipeline_run(ctx, c, pipeline, NULL, &res->pass_stats) != 0) return NULL;
   if (c->level != RC_LEVEL_WAVE) {
     rc_error(ctx, "the pipeline '%s' left @%s at thread level; end it with lower", pipeline, k->name);
     return NULL;
@@ -73,7 +66,7 @@ static int check_run(rc_ctx *ctx, sim_result *res, const rc_run_spec *s, const r
   return rc;
 }
 
-int sim_execute(rc_ctx *ctx, rc_module *m, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
+int sim_execute(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
                 sim_result *res) {
   memset(res, 0, sizeof *res);
   rc_stats_init(&res->pass_stats);
@@ -82,7 +75,7 @@ int sim_execute(rc_ctx *ctx, rc_module *m, rc_kernel *k, const rc_run_spec *s, c
   res->ran = k;
   if (req->mode == SIM_MODE_WAVE && k->level == RC_LEVEL_THREAD) {
     res->pipeline = req->pipeline;
-    res->ran = lower_copy(ctx, m, k, req->pipeline, &res->pass_stats);
+    res->ran = lower_copy(ctx, res, k, req->pipeline);
     if (!res->ran) return -1;
   }
   res->timeline.wave = req->timeline_wave;
@@ -99,6 +92,7 @@ int sim_execute(rc_ctx *ctx, rc_module *m, rc_kernel *k, const rc_run_spec *s, c
 }
 
 void sim_result_free(sim_result *res) {
+  if (res->own) rc_module_free(res->own);
   rc_stats_free(&res->pass_stats);
   rc_memory_free(&res->mem);
   rc_run_stats_free(&res->stats);

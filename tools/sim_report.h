@@ -23,6 +23,7 @@ typedef struct sim_result {
   int mode;
   const rc_kernel *orig; /* the input kernel */
   rc_kernel *ran;        /* the kernel that ran: the input, or its transformed copy */
+  rc_module *own;        /* the module of that copy */
   const char *pipeline;  /* the passes applied, or NULL */
   rc_stats pass_stats;
   rc_memory mem;         /* the memory the run left */
@@ -34,9 +35,10 @@ typedef struct sim_result {
 } sim_result;
 
 /* Returns 0 when the machine ran (check the fault and the verdict in res), -1 after reporting an
- * error (bad input, a failing pipeline, a fault of the thread-level run used for --check). A copy
- * of k transformed by the pipeline is added to m. res must be freed with sim_result_free either way. */
-int sim_execute(rc_ctx *ctx, rc_module *m, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
+ * error (bad input, a failing pipeline, a fault of the thread-level run used for --check). In wave
+ * mode a thread-level k is copied (into a module of its own, under its name) and transformed by the
+ * pipeline. res must be freed with sim_result_free either way. */
+int sim_execute(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
                 sim_result *res);
 void sim_result_free(sim_result *res);
 

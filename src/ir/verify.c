@@ -374,6 +374,36 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint3
   }
 }
 
+/* A value that is the same in every lane of a wave (docs/ir.md, "Scalar and vector values"). */
+static bool is_scalar_value(const rc_value *x) {
+  if (x->kind != RC_V_INSTR || x->type == RC_MASK) return true;
+  const rc_instr *d = (const rc_instr *)x;
+  return (d->iflags & RC_IF_SCALAR) || (d->op == RC_OP_RGET && d->reg->scalar) ||
+         (d->op == RC_OP_ICMP && d->ops[0]->type == RC_MASK);
+}
+
+/* rule: Scalar instructions — at wave level a `!scalar` instruction computes once per wave, so its
+ * operands are scalar values, and it is not one of the instructions whose scalar or vector nature
+ * is fixed (terminators, ballot, exec, setexec, rget, rset); a scalar register takes only scalar
+ * values. Checked after check_instr, so operands and registers are known to be valid. */
+static bool check_scalar(verifier *v, const rc_block *b, const rc_instr *i) {
+  rc_opcode op = (rc_opcode)i->op;
+  if (i->iflags & RC_IF_SCALAR) {
+    switch (op) {
+    case RC_OP_BALLOT: case RC_OP_EXEC: case RC_OP_SETEXEC: case RC_OP_RGET: case RC_OP_RSET:
+      return fail(v, b, i, "!scalar does not apply to %s (it is scalar or vector by itself)", rc_opcode_name(op));
+    default:
+      if (rc_opcode_is_terminator(op)) return fail(v, b, i, "!scalar does not apply to a terminator");
+    }
+    for (uint32_t o = 0; o < i->nops; o++)
+      if (!is_scalar_value(i->ops[o]))
+        return fail(v, b, i, "operand %u of a !scalar instruction is a vector value", o + 1);
+  }
+  if (op == RC_OP_RSET && i->reg->scalar && !is_scalar_value(i->ops[0]))
+    return fail(v, b, i, "scalar register $%s takes a vector value", i->reg->name);
+  return true;
+}
+
 /* rule: Kernel signature — parameters are numbered by position; registers (wave level only) by
  * position, with value types. */
 static bool check_signature(verifier *v) {
@@ -425,6 +455,7 @@ static bool check_block(verifier *v, uint32_t id) {
     if (i->op == RC_OP_PHI && phis_done) return fail(v, blk, i, "phi after a non-phi instruction");
     if (i->op != RC_OP_PHI) phis_done = true;
     if (!check_instr(v, blk, i, pos)) return false;
+    if (v->k->level == RC_LEVEL_WAVE && !check_scalar(v, blk, i)) return false;
   }
   if (blk->last != prev) return fail(v, blk, NULL, "instruction list is corrupt (wrong last)");
   return true;

@@ -10,7 +10,7 @@
  *   p:  %p.toB = ballot %c           (or exec andn ballot %c when B is the false target)
  *       rset $m.B, %p.toB            p in P0 (MOVE), else  rset $m.B, (or (rget $m.B), %p.toB)
  *       setexec %p.rest              exec minus the lanes that wait
- *       brexecz B, S                 skip to B when no lane is left (`noskip`: jmp S)
+ *       brexecz B, S                 skip to B when no lane is left (`noskip`: jmp S where safe)
  *   B:  setexec (or exec, (rget $m.B))
  *
  * The sets of LowerReconvCFG for a primary successor B, and what this pass makes of them:
@@ -65,6 +65,7 @@ typedef struct lower {
   rc_block **primary, **secondary; /* per divergent block */
   uint8_t *is_primary;
   uint8_t *move;      /* per divergent block p: p is in P0 of its primary successor */
+  uint8_t *keep_skip; /* per divergent block p: `noskip` must keep its brexecz (skip_needed) */
   uint8_t *split;     /* per primary successor: zero m_B after the restore (B_tail in Q) */
   uint8_t *wants_join;/* per primary successor: gets a flow block (`flow`) */
   rc_block **join;    /* per primary successor: that flow block */
@@ -274,6 +275,36 @@ static void retarget_all(lower *L, rc_block *x, rc_instr *t) {
   }
 }
 
+/* `noskip` drops the empty-exec skip of a divergent branch only where the wave, running on with no
+ * lane, still reaches the primary successor B correctly: the blocks reachable from the secondary
+ * successor S without passing B must not lead back to p (a loop whose exit is B would spin with an
+ * empty exec: the thesis's skip is optional only for acyclic secondary regions) and must hold no
+ * scalar branch on a vector value (undefined with no lane). */
+static bool skip_needed(lower *L, rc_block *p, const uint8_t *scalar) {
+  rc_block *B = L->primary[p->id], *S = L->secondary[p->id];
+  uint32_t cur = ++L->cur;
+  L->queue.len = 0;
+  rc_vec_push(&L->queue, S->id);
+  L->stamp[S->id] = cur;
+  for (uint32_t q = 0; q < L->queue.len; q++) {
+    rc_block *x = L->k->blocks[L->queue.data[q]];
+    if (x == p) return true;
+    rc_instr *t = rc_block_term(x);
+    if (!L->primary[x->id] && t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH)) {
+      const rc_value *c = t->ops[0];
+      if (c->kind != RC_V_CONST && c->kind != RC_V_PARAM && !(c->id != RC_NONE && scalar[c->id])) return true;
+    }
+    for (uint32_t i = 0; i < rc_block_nsuccs(x); i++) {
+      rc_block *y = rc_block_succ(x, i);
+      if (y != B && L->stamp[y->id] != cur) {
+        L->stamp[y->id] = cur;
+        rc_vec_push(&L->queue, y->id);
+      }
+    }
+  }
+  return false;
+}
+
 /* The lowering of a divergent branch (LowerReconvCFG lines 9-17). */
 static void emit_divergent(lower *L, rc_builder *bl, rc_block *p, rc_instr *t) {
   rc_block *B = L->primary[p->id], *S = L->secondary[p->id];
@@ -305,7 +336,7 @@ static void emit_divergent(lower *L, rc_builder *bl, rc_block *p, rc_instr *t) {
   rc_build_setexec(bl, rest);
   emit_copies(L, bl, p, S);
   rc_instr *nt;
-  if (L->skip) {
+  if (L->skip || L->keep_skip[p->id]) {
     nt = rc_instr_new(L->k, RC_OP_BREXECZ, RC_VOID, 0, 2);
     nt->targets[0] = target_of(L, p, B);
     nt->targets[1] = target_of(L, p, S);
@@ -382,6 +413,7 @@ static void free_lower(lower *L) {
   free(L->secondary);
   free(L->is_primary);
   free(L->move);
+  free(L->keep_skip);
   free(L->split);
   free(L->wants_join);
   free(L->join);
@@ -454,6 +486,7 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
   L->secondary = rc_xcalloc(nb + 1, sizeof *L->secondary);
   L->is_primary = rc_xcalloc(nb + 1, 1);
   L->move = rc_xcalloc(nb + 1, 1);
+  L->keep_skip = rc_xcalloc(nb + 1, 1);
   L->split = rc_xcalloc(nb + 1, 1);
   L->wants_join = rc_xcalloc(nb + 1, 1);
   L->join = rc_xcalloc(nb + 1, sizeof *L->join);
@@ -480,6 +513,9 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
     if (!L->mask[b]) L->mask[b] = rc_kernel_add_reg(k, RC_MASK, true, NULL);
     rejoin_sets(L, k->blocks[b]);
   }
+  if (!L->skip) /* before any block is added: the CFG is still the thread-level one */
+    for (uint32_t b = 0; b < nb; b++)
+      if (L->primary[b]) L->keep_skip[b] = skip_needed(L, k->blocks[b], scalar);
   /* the instructions that run once per wave */
   for (uint32_t b = 0; b < nb; b++)
     for (rc_instr *i = k->blocks[b]->first; i; i = i->next)

@@ -85,8 +85,9 @@ static const rc_pass_info passes[] = {
      RC_LEVEL_THREAD},
     {"lower",
      "a reconverging kernel -> wave kernel with exec and re-join masks (thesis 4.2); options: "
-     "noskip (no brexecz to skip blocks with an empty exec), flow (flow blocks instead of zeroing "
-     "on side entries), noscalar (no !scalar instructions), all-divergent",
+     "noskip (brexecz only where a loop or a vector branch needs it), flow (flow blocks instead of zeroing "
+     "on side entries), noscalar (no !scalar instructions), all-divergent, norepair (refuse, instead "
+     "of running reconverge again, a branch only divergent at wave level)",
      rc_pass_lower, RC_LEVEL_THREAD},
 };
 
