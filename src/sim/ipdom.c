@@ -58,13 +58,13 @@ static int ipdom_start(sim_run *r, sim_wave *w) {
 
 /* The edge of a switch each lane takes, grouped by target block: lanes[t] for targets[t]. */
 static uint32_t switch_groups(sim_run *r, sim_wave *w, const sim_inst *x, uint32_t *edge, uint64_t *lanes) {
-  const sim_slot *v = wave_val(r, w, x->a);
+  const uint64_t *v = wave_val(r, w, x->a);
   const sim_case *cs = r->code.cases + x->b;
   uint32_t n = 0;
   for (uint64_t m = w->exec; m; m &= m - 1) {
     uint32_t l = (uint32_t)__builtin_ctzll(m), e = (uint32_t)x->imm;
     for (uint32_t c = 0; c < x->c; c++)
-      if (cs[c].value == v[l].i) {
+      if (cs[c].value == (int64_t)v[l]) {
         e = cs[c].edge;
         break;
       }
@@ -98,11 +98,11 @@ static int branch(sim_run *r, sim_wave *w, uint32_t b, uint32_t pc) {
     n = 1;
     break;
   case RC_OP_BR: {
-    const sim_slot *c = wave_val(r, w, x->a);
+    const uint64_t *c = wave_val(r, w, x->a);
     uint64_t t = 0;
     for (uint64_t m = exec; m; m &= m - 1) {
       uint32_t l = (uint32_t)__builtin_ctzll(m);
-      t |= (uint64_t)(c[l].i & 1) << l;
+      t |= (c[l] & 1) << l;
     }
     if (t) { edge[n] = x->b; lanes[n++] = t; }
     if (exec & ~t) { edge[n] = x->c; lanes[n++] = exec & ~t; }
@@ -141,7 +141,7 @@ static int ipdom_run(sim_run *r, sim_wave *w) {
         return STEP_OK;
       }
       const sim_stack_entry *top = &w->stack.data[w->stack.len - 1];
-      w->exec = top->mask;
+      wave_set_exec(r, w, top->mask);
       w->pc = r->code.block_pc[top->pc];
       if (wave_enter_block(r, w, top->pc, w->pc) != STEP_OK) return STEP_FAULT;
       for (uint32_t p = 0; p < r->nphis[top->pc]; p++) wave_issue(r, w, ISSUE_VECTOR); /* edge moves */

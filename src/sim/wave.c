@@ -60,6 +60,13 @@ static void wave_prepare(sim_run *r) {
     r->issue[pc] = (uint8_t)(kind | (once ? ISSUE_ONCE : 0));
     if (i->v.id != RC_NONE) r->scalar_slot[i->v.id] = once && i->op != RC_OP_SETEXEC;
     if (counts_as_step(i, kind)) r->step_len[i->parent->id]++;
+    /* a vector instruction, and ballot, read their operands lane by lane */
+    if (!once || i->op == RC_OP_BALLOT)
+      for (uint32_t o = 0; o < i->nops; o++) {
+        const sim_inst *x = &r->code.inst[pc];
+        uint32_t slot = o == 0 ? x->a : o == 1 ? x->b : x->c;
+        if (o < 3 && !rc_opcode_is_terminator((rc_opcode)i->op)) r->bcast[slot] = 1;
+      }
   }
 }
 
@@ -70,9 +77,9 @@ static int wave_start(sim_run *r, sim_wave *w) {
 
 /* The value a scalar branch reads: the scalar's, or the one every active lane agrees on. */
 static int uniform_value(sim_run *r, sim_wave *w, uint32_t pc, uint32_t slot, int64_t *out) {
-  const sim_slot *v = wave_val(r, w, slot);
+  const uint64_t *v = wave_val(r, w, slot);
   if (r->scalar_slot[slot]) {
-    *out = v[0].i;
+    *out = (int64_t)v[0];
     return STEP_OK;
   }
   if (!w->exec)
@@ -81,12 +88,12 @@ static int uniform_value(sim_run *r, sim_wave *w, uint32_t pc, uint32_t slot, in
   uint32_t first = (uint32_t)__builtin_ctzll(w->exec);
   for (uint64_t m = w->exec & (w->exec - 1); m; m &= m - 1) {
     uint32_t l = (uint32_t)__builtin_ctzll(m);
-    if (v[l].i != v[first].i)
+    if (v[l] != v[first])
       return wave_fault(r, w, pc, "the active lanes disagree on the condition of this scalar branch "
                         "(lane %u: %" PRId64 ", lane %u: %" PRId64 "): the branch is not uniform",
-                        first, v[first].i, l, v[l].i);
+                        first, (int64_t)v[first], l, (int64_t)v[l]);
   }
-  *out = v[first].i;
+  *out = (int64_t)v[first];
   return STEP_OK;
 }
 

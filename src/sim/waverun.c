@@ -68,39 +68,40 @@ static void timeline_push(sim_run *r, sim_wave *w, int kind, bool start) {
   t->events[t->nevents++] = e;
 }
 
-void wave_issue(sim_run *r, sim_wave *w, int kind) {
-  rc_run_stats *st = r->stats;
-  uint32_t b = w->block;
-  if (kind == ISSUE_VECTOR) {
-    uint64_t active = (uint64_t)__builtin_popcountll(w->exec);
-    st->vector_instrs++;
-    st->active_lane_instrs += active;
-    st->block_vector_instrs[b]++;
-    st->block_active_lane_instrs[b] += active;
-  } else {
-    if (kind == ISSUE_MASK) st->mask_instrs++;
-    else st->scalar_instrs++;
-    st->block_scalar_instrs[b]++;
-  }
-  if (w == r->recording) {
-    timeline_push(r, w, kind, w->issued == 0);
-    w->issued++;
-  }
+void wave_issue_recorded(sim_run *r, sim_wave *w, int kind) {
+  timeline_push(r, w, kind, w->issued == 0);
+  w->issued++;
 }
 
 /* Lanes in `lanes` start executing the current block: trace, step budget, duplicate counts. */
 static int lanes_join_block(sim_run *r, sim_wave *w, uint64_t lanes, uint32_t pc) {
   uint32_t b = w->block, W = r->W;
-  uint64_t len = r->step_len[b];
-  for (uint64_t m = lanes; m; m &= m - 1) {
-    uint32_t l = (uint32_t)__builtin_ctzll(m);
-    w->dup_lane[(size_t)b * W + l]++;
-    w->steps[l] += len;
-    if (w->steps[l] > r->budget)
-      return wave_fault_lane(r, w, l, pc, "step budget of %" PRIu64 " instructions per thread exceeded "
-                                           "(raise it with --steps)", r->budget);
-    if (r->want_traces) rc_vec_push(&w->trace[l], b);
+  uint64_t len = r->step_len[b], most = 0;
+  uint32_t *dup = w->dup_lane + (size_t)b * W;
+  if (lanes == w->exec) { /* the usual case: every active lane, without a test per lane */
+    for (uint32_t l = 0; l < W; l++) {
+      uint64_t k = w->keep[l];
+      dup[l] += (uint32_t)(k & 1);
+      w->steps[l] += len & k;
+      most = w->steps[l] > most ? w->steps[l] : most;
+    }
+  } else {
+    for (uint64_t m = lanes; m; m &= m - 1) {
+      uint32_t l = (uint32_t)__builtin_ctzll(m);
+      dup[l]++;
+      w->steps[l] += len;
+      most = w->steps[l] > most ? w->steps[l] : most;
+    }
   }
+  if (most > r->budget)
+    for (uint64_t m = lanes; m; m &= m - 1) {
+      uint32_t l = (uint32_t)__builtin_ctzll(m);
+      if (w->steps[l] > r->budget)
+        return wave_fault_lane(r, w, l, pc, "step budget of %" PRIu64 " instructions per thread exceeded "
+                                             "(raise it with --steps)", r->budget);
+    }
+  if (r->want_traces)
+    for (uint64_t m = lanes; m; m &= m - 1) rc_vec_push(&w->trace[__builtin_ctzll(m)], b);
   w->recorded |= lanes;
   return STEP_OK;
 }
@@ -165,7 +166,7 @@ static int wave_start(sim_run *r, sim_wave *w, uint32_t i, uint32_t n) {
   w->index = r->wave_counter++;
   w->nlanes = n - i * W < W ? n - i * W : W;
   w->exists = w->nlanes == 64 ? ~(uint64_t)0 : (((uint64_t)1 << w->nlanes) - 1);
-  w->exec = w->exists;
+  wave_set_exec(r, w, w->exists);
   for (uint32_t l = 0; l < w->nlanes; l++) {
     uint32_t id = i * W + l, *lid = w->lid + l * 3, *gid = w->gid + l * 3;
     lid[0] = id % L[0];
@@ -174,8 +175,8 @@ static int wave_start(sim_run *r, sim_wave *w, uint32_t i, uint32_t n) {
     for (int d = 0; d < 3; d++) gid[d] = r->group[d] * r->local[d] + lid[d];
     w->linear[l] = gid[0] + (uint64_t)gid[1] * r->s->global[0] +
                    (uint64_t)gid[2] * r->s->global[0] * r->s->global[1];
-    w->steps[l] = 0;
   }
+  memset(w->steps, 0, W * sizeof *w->steps);
   if (r->layout.private_bytes) memset(w->priv_data, 0, (size_t)r->layout.private_bytes * W);
   if (r->k->nregs) {
     memset(w->vreg, 0, (size_t)r->k->nregs * W * sizeof *w->vreg);
@@ -278,7 +279,7 @@ static int setup(rc_ctx *ctx, sim_run *r) {
   }
   r->frame0 = rc_xcalloc((size_t)nslots * W + 1, sizeof *r->frame0);
   for (uint32_t v = 0; v < nslots; v++) {
-    sim_slot x = v < k->nparams ? params[v] : r->code.frame0[v];
+    uint64_t x = v < k->nparams ? params[v].u : r->code.frame0[v].u;
     for (uint32_t l = 0; l < W; l++) r->frame0[(size_t)v * W + l] = x;
   }
   free(params);
@@ -306,6 +307,7 @@ static int setup(rc_ctx *ctx, sim_run *r) {
       rc_frame_segments(w->priv + (size_t)l * r->layout.nprivate, w->priv_data + (size_t)l * r->layout.private_bytes,
                         r->layout.private_offset, r->layout.private_size, r->layout.nprivate);
     w->steps = rc_xcalloc(W, sizeof *w->steps);
+    w->keep = rc_xcalloc(W, sizeof *w->keep);
     w->linear = rc_xcalloc(W, sizeof *w->linear);
     w->gid = rc_xcalloc((size_t)W * 3, sizeof *w->gid);
     w->lid = rc_xcalloc((size_t)W * 3, sizeof *w->lid);
@@ -324,10 +326,10 @@ static int setup(rc_ctx *ctx, sim_run *r) {
   r->map.nseg[RC_SPACE_LOCAL] = r->layout.nlocal;
   r->map.nseg[RC_SPACE_PRIVATE] = r->layout.nprivate;
   r->tmp = rc_xcalloc(W, sizeof *r->tmp);
-  r->tmp2 = rc_xcalloc(W, sizeof *r->tmp2);
   r->copy_tmp = rc_xcalloc(((size_t)r->code.max_copies + 1) * W, sizeof *r->copy_tmp);
   r->issue = rc_xcalloc(r->code.ninst + 1, 1);
   r->scalar_slot = rc_xcalloc(nslots + 1, 1);
+  r->bcast = rc_xcalloc(nslots + 1, 1);
   r->step_len = rc_xcalloc(k->nblocks + 1, sizeof *r->step_len);
   rc_run_stats *st = r->stats;
   st->nblocks = k->nblocks;
@@ -353,6 +355,7 @@ static void teardown(sim_run *r) {
     free(w->priv_data);
     free(w->priv);
     free(w->steps);
+    free(w->keep);
     free(w->linear);
     free(w->gid);
     free(w->lid);
@@ -369,10 +372,10 @@ static void teardown(sim_run *r) {
   free(r->local_store);
   free(r->local_segs);
   free(r->tmp);
-  free(r->tmp2);
   free(r->copy_tmp);
   free(r->issue);
   free(r->scalar_slot);
+  free(r->bcast);
   free(r->ipdom);
   free(r->nphis);
   free(r->step_len);

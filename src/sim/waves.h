@@ -5,8 +5,9 @@
  * (waverun.c).
  *
  * Layout: every value slot of the decoded kernel (decode.h: value ids, then the constant pool) has
- * W lanes, stored together (val[slot * W + lane]), so that an instruction is one loop over lanes
- * that the compiler can vectorise. A vector instruction writes only the lanes in exec; the others
+ * W lanes, stored together (val[slot * W + lane]) as raw 64-bit patterns (a sim_slot's .u), so that
+ * an instruction is one loop over lanes that the compiler can vectorise (it does not vectorise
+ * accesses of union type). A vector instruction writes only the lanes in exec; the others
  * keep their element, as a GCN VALU does (the lowering relies on it: a lane parked at a primary
  * successor keeps the values it computed before it was parked). A scalar instruction computes once
  * and writes its result to every lane, so vector instructions read scalar operands like any other
@@ -15,6 +16,13 @@
 #define RECONV_SIM_WAVES_H
 
 #include "decode.h"
+
+/* A lane's value as a sim_slot (in a register; scalar.h works on those) and back. */
+static inline sim_slot lane_slot(uint64_t u) {
+  sim_slot s;
+  s.u = u;
+  return s;
+}
 
 enum { W_RUNNING, W_BARRIER, W_DONE };
 enum { STEP_OK = 0, STEP_BARRIER = 1, STEP_FAULT = -1 };
@@ -33,16 +41,18 @@ typedef struct sim_wave {
   uint32_t index;       /* in launch order */
   uint32_t nlanes;      /* lanes that have a thread */
   uint64_t exists;      /* (1 << nlanes) - 1 */
-  uint64_t exec;
+  uint64_t exec;        /* change it with wave_set_exec, which keeps the two below in step */
+  uint64_t *keep;       /* per lane: all ones when the lane is in exec, else 0 (for blends) */
+  uint32_t active;      /* lanes in exec */
   uint64_t recorded;    /* lanes that have recorded the current block entry */
   uint32_t block;       /* current block */
   uint32_t pc;          /* where run resumes */
   int state;
   uint32_t barrier_pc;
   bool counted;         /* its issue counts are in the run's totals */
-  sim_slot *val;        /* nslots * W */
-  sim_slot *vreg;       /* nregs * W: vector registers */
-  sim_slot *sreg;       /* nregs: scalar registers */
+  uint64_t *val;        /* nslots * W */
+  uint64_t *vreg;       /* nregs * W: vector registers */
+  uint64_t *sreg;       /* nregs: scalar registers */
   uint8_t *priv_data;   /* W private blocks */
   rc_segment *priv;     /* W * nprivate segments */
   uint64_t *steps;      /* per lane */
@@ -67,7 +77,7 @@ typedef struct sim_run sim_run;
 typedef struct sim_machine {
   const char *what;              /* "wave simulator", "IPDOM model", for messages */
   rc_level level;                /* the kind of kernel it runs */
-  void (*prepare)(sim_run *r);   /* after decoding: fill issue[], scalar_slot[], step_len[] */
+  void (*prepare)(sim_run *r);   /* after decoding: fill issue[], scalar_slot[], bcast[], step_len[] */
   int (*start)(sim_run *r, sim_wave *w);
   int (*run)(sim_run *r, sim_wave *w);
 } sim_machine;
@@ -87,16 +97,18 @@ struct sim_run {
   uint32_t waves_per_group, nframes;
   bool has_barrier;
   sim_wave *waves;        /* nframes frames */
-  sim_slot *frame0;       /* nslots * W: constants and parameters, broadcast */
+  uint64_t *frame0;       /* nslots * W: constants and parameters, broadcast */
   uint8_t *issue;         /* per pc: rc_issue_kind, | ISSUE_ONCE when it runs once per wave */
   uint8_t *scalar_slot;   /* per slot: the value is scalar (the same in every lane) */
+  uint8_t *bcast;         /* per slot: a scalar result some instruction reads in every lane, so
+                             it is written to every lane (else lane 0 is enough) */
   uint32_t *ipdom;        /* IPDOM model: per block, its immediate post-dominator (nblocks: exit) */
   uint32_t *nphis;        /* IPDOM model: per block, its phis */
   uint32_t *step_len;     /* per block: what entering it adds to an active lane's step count */
   uint8_t *local_store;
   rc_segment *local_segs;
-  sim_slot *tmp, *tmp2;   /* W lanes each, scratch */
-  sim_slot *copy_tmp;     /* parallel phi copies: max_copies * W */
+  uint64_t *tmp;          /* W lanes, scratch */
+  uint64_t *copy_tmp;     /* parallel phi copies: max_copies * W */
   uint32_t wave_counter;  /* waves started so far (launch order) */
   /* metrics */
   rc_run_stats *stats;    /* the caller's, never NULL here */
@@ -129,7 +141,28 @@ int wave_enter_block(sim_run *r, sim_wave *w, uint32_t b, uint32_t pc);
 /* Lanes newly activated inside the current block (by setexec) record it too. */
 int wave_activate(sim_run *r, sim_wave *w, uint64_t added, uint32_t pc);
 /* Count one issued instruction of kind k (rc_issue_kind) in the current block. */
-void wave_issue(sim_run *r, sim_wave *w, int kind);
+void wave_issue_recorded(sim_run *r, sim_wave *w, int kind); /* the timeline's part */
+static inline void wave_issue(sim_run *r, sim_wave *w, int kind) {
+  rc_run_stats *st = r->stats;
+  uint32_t b = w->block;
+  if (kind == ISSUE_VECTOR) {
+    st->vector_instrs++;
+    st->active_lane_instrs += w->active;
+    st->block_vector_instrs[b]++;
+    st->block_active_lane_instrs[b] += w->active;
+  } else {
+    if (kind == ISSUE_MASK) st->mask_instrs++;
+    else st->scalar_instrs++;
+    st->block_scalar_instrs[b]++;
+  }
+  if (w == r->recording) wave_issue_recorded(r, w, kind);
+}
+/* Set exec (and the lane masks and count that follow it). */
+static inline void wave_set_exec(sim_run *r, sim_wave *w, uint64_t exec) {
+  w->exec = exec;
+  w->active = (uint32_t)__builtin_popcountll(exec);
+  for (uint32_t l = 0; l < r->W; l++) w->keep[l] = (uint64_t)0 - ((exec >> l) & 1);
+}
 /* Faults: at a lane (names its thread) or at the wave (names the wave and its threads). */
 int wave_fault_lane(sim_run *r, const sim_wave *w, uint32_t lane, uint32_t pc, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -142,7 +175,7 @@ int wave_fault(sim_run *r, const sim_wave *w, uint32_t pc, const char *fmt, ...)
 #endif
     ;
 
-static inline sim_slot *wave_val(const sim_run *r, const sim_wave *w, uint32_t slot) {
+static inline uint64_t *wave_val(const sim_run *r, const sim_wave *w, uint32_t slot) {
   return w->val + (size_t)slot * r->W;
 }
 
