@@ -113,9 +113,9 @@ void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s) {
     fprintf(f, "  instructions               %" PRIu64 "\n  blocks entered             %" PRIu64 "\n",
             st->instructions, st->blocks);
   } else {
-    fprintf(f, "kernel @%s on the %s: %" PRIu64 " threads in %" PRIu64 " waves of %u lanes\n",
+    fprintf(f, "kernel @%s on the %s: %" PRIu64 " threads in %" PRIu64 " wave%s of %u lanes\n",
             res->orig->name, res->mode == SIM_MODE_IPDOM ? "IPDOM-stack model" : "wave simulator", st->threads,
-            st->waves, st->wave_size);
+            st->waves, st->waves == 1 ? "" : "s", st->wave_size);
     if (res->pipeline)
       fprintf(f, "  lowered with %s: %u blocks, %u flow blocks\n", res->pipeline, sim_count_blocks(k, 0),
               sim_count_blocks(k, RC_BLOCK_FLOW));

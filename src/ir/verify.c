@@ -383,22 +383,16 @@ static bool is_scalar_value(const rc_value *x) {
 }
 
 /* rule: Scalar instructions — at wave level a `!scalar` instruction computes once per wave, so its
- * operands are scalar values, and it is not one of the instructions whose scalar or vector nature
- * is fixed (terminators, ballot, exec, setexec, rget, rset); a scalar register takes only scalar
- * values. Checked after check_instr, so operands and registers are known to be valid. */
+ * operands are scalar values, and a scalar register takes only scalar values. (On ballot, exec,
+ * setexec, rget and rset the annotation is redundant: they are scalar or vector by themselves, and
+ * ballot reads a vector condition.) Checked after check_instr, so operands and registers are valid. */
 static bool check_scalar(verifier *v, const rc_block *b, const rc_instr *i) {
   rc_opcode op = (rc_opcode)i->op;
-  if (i->iflags & RC_IF_SCALAR) {
-    switch (op) {
-    case RC_OP_BALLOT: case RC_OP_EXEC: case RC_OP_SETEXEC: case RC_OP_RGET: case RC_OP_RSET:
-      return fail(v, b, i, "!scalar does not apply to %s (it is scalar or vector by itself)", rc_opcode_name(op));
-    default:
-      if (rc_opcode_is_terminator(op)) return fail(v, b, i, "!scalar does not apply to a terminator");
-    }
+  bool own = op == RC_OP_BALLOT || op == RC_OP_EXEC || op == RC_OP_SETEXEC || op == RC_OP_RGET || op == RC_OP_RSET;
+  if ((i->iflags & RC_IF_SCALAR) && !own && !rc_opcode_is_terminator(op))
     for (uint32_t o = 0; o < i->nops; o++)
       if (!is_scalar_value(i->ops[o]))
         return fail(v, b, i, "operand %u of a !scalar instruction is a vector value", o + 1);
-  }
   if (op == RC_OP_RSET && i->reg->scalar && !is_scalar_value(i->ops[0]))
     return fail(v, b, i, "scalar register $%s takes a vector value", i->reg->name);
   return true;

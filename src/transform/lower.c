@@ -132,10 +132,12 @@ static int analyse(lower *L, rc_analysis *a, unsigned flags, bool repair) {
   rc_vec_free(&newdiv);
   int rc = 0;
   if (where.len) {
-    rc = not_reconverging(L, k->blocks[where.data[0]],
-                          L->nwavediv ? "at wave level (lanes waiting at a primary successor meet lanes "
-                                        "from another loop iteration there), neither successor post-dominates"
-                                      : "neither successor post-dominates");
+    rc_block *b = k->blocks[where.data[0]];
+    rc_instr *t = rc_block_term(b);
+    rc = not_reconverging(L, b, t && t->op == RC_OP_SWITCH ? "a divergent switch has more than two successors:"
+                                : L->nwavediv ? "at wave level (lanes waiting at a primary successor meet lanes "
+                                                "from another loop iteration there), neither successor post-dominates"
+                                              : "neither successor post-dominates");
     rc_analysis_free(a);
   }
   rc_vec_free(&where);
