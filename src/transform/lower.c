@@ -538,7 +538,7 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
   L->phi_reg = rc_xcalloc(k->nvalues + 1, sizeof *L->phi_reg);
   L->phi_val = rc_xcalloc(k->nvalues + 1, sizeof *L->phi_val);
   replace_phis(L, scalar);
-  qsort(L->zeros.data, L->zeros.len, sizeof *L->zeros.data, cmp_zero);
+  if (L->zeros.len) qsort(L->zeros.data, L->zeros.len, sizeof *L->zeros.data, cmp_zero);
   uint32_t z = 0;
   for (uint32_t b = 0; b < nb; b++) {
     uint32_t z0 = z;
