@@ -11,5 +11,7 @@ int cmd_run(int argc, char **argv);
 int cmd_equiv(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -25,6 +25,8 @@ static const command commands[] = {
     {"equiv", cmd_equiv, "check two programs for trace equivalence on many inputs"},
     {"gen", cmd_gen, "write a random kernel of a chosen shape"},
     {"analyze", cmd_analyze, "report cycles, uniformity and structure (reducible, reconverging ...)"},
+    {"sim", cmd_sim, "run a kernel in waves (IPDOM stack, or lowered wave code) and report metrics"},
+    {"compare", cmd_compare, "compare strategies (IPDOM stack, reconverge+lower per ordering) on a kernel"},
 };
 
 static void usage(FILE *f) {

@@ -238,6 +238,8 @@ typedef struct rc_run_stats {
   uint64_t *block_entries;
   uint64_t *block_vector_instrs;
   uint64_t *block_active_lane_instrs;
+  uint64_t *block_scalar_instrs;  /* wave level: scalar and mask instructions issued */
+  uint64_t *block_duplicates;     /* wave level: entries beyond what the busiest lane needed */
 } rc_run_stats;
 void rc_run_stats_free(rc_run_stats *s);
 double rc_simd_efficiency(const rc_run_stats *s); /* active / (vector * W) */
@@ -252,6 +254,60 @@ double rc_simd_efficiency(const rc_run_stats *s); /* active / (vector * W) */
  * rc_run_stats_free). */
 int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memory *mem,
                   rc_traces *traces, rc_run_stats *stats, rc_fault *fault);
+
+/* ---- the wave-level machines ---------------------------------------------------------------------------------------
+ * Both run a launch in waves of W = s->wave lanes (1..64): lane l of wave i of a work-group is the
+ * thread with local linear id i*W + l; lanes past the end of the group do not exist and stay
+ * inactive. Memory, work-groups, barriers, the step budget and fault messages are the
+ * interpreter's (docs/cli.md, "Faults"); a lane's step count grows by the length of every block
+ * the wave enters while the lane is active.
+ *
+ * rc_wave_run runs a wave kernel (the output of `lower`): vector instructions act for the lanes in
+ * exec, !scalar instructions once per wave; every scalar `br`/`switch` checks that its active lanes
+ * agree (else a fault). rc_ipdom_run runs a thread-level kernel on a SIMT model with a hardware
+ * reconvergence stack (Fung et al. 2007, Anantpur 2014 section 2): a divergent branch pushes one
+ * entry per target and the threads reconverge at the branch's immediate post-dominator.
+ *
+ * Metrics (rc_run_stats): every issued instruction is exactly one of vector, scalar or mask (see
+ * docs/cli.md, "reconv sim"); active_lane_instrs sums the active lanes of vector instructions;
+ * blocks_entered counts block executions by waves; duplicate_blocks, per wave and block, the
+ * executions beyond the largest number of times one lane of the wave executed that block (the
+ * IPDOM stack's re-executions); max_stack_depth the deepest reconvergence stack (IPDOM).
+ * Traces: a lane's trace lists the blocks it was active in (entering a block, or activated in it by
+ * setexec), comparable with rc_traces_equivalent. Returns 0, or -1 with *fault filled (bad run) or
+ * an error reported through ctx (bad input); stats are filled after a fault too. */
+
+typedef enum rc_issue_kind { RC_ISSUE_VECTOR, RC_ISSUE_SCALAR, RC_ISSUE_MASK } rc_issue_kind;
+
+/* What one wave issued, instruction by instruction, for pictures (reconv sim --timeline). */
+typedef struct rc_timeline_event {
+  uint64_t exec;     /* the lanes active when it issued */
+  uint32_t block;    /* block id */
+  uint8_t kind;      /* rc_issue_kind */
+  bool block_start;  /* the first instruction of a block entry */
+} rc_timeline_event;
+
+typedef struct rc_timeline {
+  uint32_t wave;       /* in: the wave to record, in launch order (group by group) */
+  uint32_t max_events; /* in: record at most this many instructions (0: 20000) */
+  bool recorded;       /* out: that wave ran */
+  bool truncated;      /* out: it issued more than max_events */
+  uint32_t lanes;      /* out: W */
+  uint64_t exists;     /* out: the lanes that have a thread */
+  uint64_t first_thread; /* out: linear global id of lane 0 */
+  rc_timeline_event *events;
+  uint32_t nevents, cap;
+} rc_timeline;
+void rc_timeline_free(rc_timeline *t);
+/* Draw a recorded timeline as SVG: lanes (rows) against issued instructions (columns), active
+ * lanes of vector instructions filled, scalar and mask instructions in a row of their own, block
+ * names along the time axis (like the thesis's Figure 1.3). */
+void rc_timeline_svg(const rc_timeline *t, const rc_kernel *k, const char *title, rc_strbuf *out);
+
+int rc_wave_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memory *mem,
+                rc_traces *traces, rc_run_stats *stats, rc_fault *fault, rc_timeline *timeline);
+int rc_ipdom_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memory *mem,
+                 rc_traces *traces, rc_run_stats *stats, rc_fault *fault, rc_timeline *timeline);
 
 #ifdef __cplusplus
 }

@@ -66,6 +66,8 @@ int rc_pass_connect_infinite_loops(rc_ctx *ctx, rc_kernel *k, const rc_pass_args
 int rc_pass_remove_dead_blocks(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 int rc_pass_ssa_repair(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+/* thesis 4.2: a reconverging thread-level kernel becomes a wave kernel (src/transform/lower.c) */
+int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 
 const rc_pass_info *rc_pass_lookup(const char *name);
 const rc_pass_info *rc_pass_list(uint32_t *n);
@@ -112,6 +114,30 @@ int rc_compute_ordering(rc_ctx *ctx, const rc_kernel *k, const struct rc_cfg *g,
 typedef RC_VEC(rc_instr *) rc_instr_vec;
 void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added);
 void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis);
+
+/* ---- scalar values for the lowering (lower_scalar.c) -----------------------------------------------
+ * Which values of a thread-level kernel the lowering computes once per wave (docs/ir.md, "Wave
+ * level"): scalar[v] for each value id. An instruction is scalar when the uniformity analysis says
+ * its value is the same for every active lane, it cannot fault or touch memory (so running it with
+ * an empty exec is harmless), and its operands are scalar; a phi when it is uniform, its block is
+ * not a join of divergent lanes (vector_phi_block[b], the primary successors), and its incoming
+ * values are scalar. Parameters are scalar. A greatest fixpoint: start from every candidate and
+ * demote along uses until every scalar value has scalar operands. */
+struct rc_uniformity;
+void rc_scalar_values(const rc_kernel *k, const struct rc_uniformity *u, const uint8_t *vector_phi_block,
+                      uint8_t *scalar);
+
+/* ---- divergence at wave level (lower_divergence.c) ---------------------------------------------------
+ * The lowering merges the lanes waiting at a primary successor with the wave's lanes even when they
+ * are in different iterations of a loop, which the uniformity analysis (LLVM's model: uniform per
+ * dynamic instance) does not consider. This refines u for that model: phis of primary successors and
+ * values leaving a primary successor's region become divergent, and so does what depends on them.
+ * Branches it makes divergent are appended to `branches` (block ids) and counted in the result; their
+ * joins need the analysis to run again with them marked !divergent. */
+struct rc_cfg;
+struct rc_domtree;
+uint32_t rc_wave_divergence(const rc_kernel *k, const struct rc_cfg *g, const struct rc_domtree *pdom,
+                            struct rc_uniformity *u, rc_u32vec *branches);
 
 /* ---- SSA repair (Braun et al. 2013 / SSAUpdater style), shared by every CFG transform -------------
  * A "variable" has definitions (value v is available at the end of block b, or from the point of

@@ -374,6 +374,30 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint3
   }
 }
 
+/* A value that is the same in every lane of a wave (docs/ir.md, "Scalar and vector values"). */
+static bool is_scalar_value(const rc_value *x) {
+  if (x->kind != RC_V_INSTR || x->type == RC_MASK) return true;
+  const rc_instr *d = (const rc_instr *)x;
+  return (d->iflags & RC_IF_SCALAR) || (d->op == RC_OP_RGET && d->reg->scalar) ||
+         (d->op == RC_OP_ICMP && d->ops[0]->type == RC_MASK);
+}
+
+/* rule: Scalar instructions — at wave level a `!scalar` instruction computes once per wave, so its
+ * operands are scalar values, and a scalar register takes only scalar values. (On ballot, exec,
+ * setexec, rget and rset the annotation is redundant: they are scalar or vector by themselves, and
+ * ballot reads a vector condition.) Checked after check_instr, so operands and registers are valid. */
+static bool check_scalar(verifier *v, const rc_block *b, const rc_instr *i) {
+  rc_opcode op = (rc_opcode)i->op;
+  bool own = op == RC_OP_BALLOT || op == RC_OP_EXEC || op == RC_OP_SETEXEC || op == RC_OP_RGET || op == RC_OP_RSET;
+  if ((i->iflags & RC_IF_SCALAR) && !own && !rc_opcode_is_terminator(op))
+    for (uint32_t o = 0; o < i->nops; o++)
+      if (!is_scalar_value(i->ops[o]))
+        return fail(v, b, i, "operand %u of a !scalar instruction is a vector value", o + 1);
+  if (op == RC_OP_RSET && i->reg->scalar && !is_scalar_value(i->ops[0]))
+    return fail(v, b, i, "scalar register $%s takes a vector value", i->reg->name);
+  return true;
+}
+
 /* rule: Kernel signature — parameters are numbered by position; registers (wave level only) by
  * position, with value types. */
 static bool check_signature(verifier *v) {
@@ -425,6 +449,7 @@ static bool check_block(verifier *v, uint32_t id) {
     if (i->op == RC_OP_PHI && phis_done) return fail(v, blk, i, "phi after a non-phi instruction");
     if (i->op != RC_OP_PHI) phis_done = true;
     if (!check_instr(v, blk, i, pos)) return false;
+    if (v->k->level == RC_LEVEL_WAVE && !check_scalar(v, blk, i)) return false;
   }
   if (blk->last != prev) return fail(v, blk, NULL, "instruction list is corrupt (wrong last)");
   return true;

@@ -104,6 +104,12 @@ static void decode_instr(decoder *d, const rc_instr *i) {
     x.c = add_edge(d, b, i->targets[1]);
     break;
   case RC_OP_JMP: x.b = add_edge(d, b, i->targets[0]); break;
+  case RC_OP_BREXECZ: /* wave level: b = the edge taken when exec is empty, c = the other */
+    x.b = add_edge(d, b, i->targets[0]);
+    x.c = add_edge(d, b, i->targets[1]);
+    break;
+  case RC_OP_RGET:
+  case RC_OP_RSET: x.imm = i->reg->id; break; /* wave level: the register */
   case RC_OP_SWITCH:
     x.bits = (uint8_t)int_bits((rc_type)x.otype);
     x.imm = add_edge(d, b, i->targets[0]);

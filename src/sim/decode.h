@@ -19,9 +19,10 @@ typedef struct sim_inst {
   uint8_t bits;  /* integer width of the type that the operation works in */
   uint32_t dst;  /* result slot */
   uint32_t a, b, c; /* operand slots; br: a = condition, b/c = true/false edge; jmp: b = edge;
+                       brexecz: b/c = the edge when exec is empty / not empty;
                        switch: a = value, b = first case, c = number of cases */
   int64_t imm;   /* gep scale; alloca/localmem address; work-item query dimension;
-                    switch: default edge; load/store: access size in bytes */
+                    switch: default edge; load/store: access size in bytes; rget/rset: register */
 } sim_inst;
 
 typedef struct sim_edge {
@@ -59,8 +60,29 @@ typedef struct sim_code {
   sim_slot *frame0;     /* initial frame: zeros, then the constant pool */
 } sim_code;
 
-/* Decode a thread-level kernel. alloca/localmem results get their region addresses from the layout. */
+/* Decode a kernel (thread level; wave kernels too, for the wave simulator: brexecz has two edges
+ * like br, rget/rset name their register in imm). alloca/localmem results get their region
+ * addresses from the layout. */
 void sim_decode(sim_code *c, const rc_kernel *k, const rc_frame_layout *layout);
 void sim_code_free(sim_code *c);
+
+/* ---- shared by the machines (the interpreter, the wave simulator, the IPDOM model; shared.c) ---- */
+
+/* The value of every parameter of k under spec s (buffers: their addresses in mem; local buffers:
+ * their local-space addresses from the layout). Returns -1 after reporting an error. */
+int sim_param_values(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, const rc_memory *mem,
+                     const rc_frame_layout *layout, sim_slot *out);
+bool sim_kernel_has_barrier(const rc_kernel *k);
+/* The text of a fault for a failed access of n bytes at addr ("out-of-bounds load of 4 bytes at
+ * ... (...)", "store of 4 bytes through a null pointer (...)"). */
+void sim_access_fault_text(const rc_addr_map *m, const char *const *names, const char *what,
+                           uint64_t addr, uint64_t n, char *buf, size_t len);
+/* A thread's name in fault messages: "17", or "17 (global id 1,2,0)" in 2- and 3-d launches. */
+void sim_thread_name(const rc_run_spec *s, uint64_t linear, const uint32_t gid[3], char *buf,
+                     size_t len);
+/* Hand traces collected per thread (thread i's blocks at chunk[toff[i]], tlen[i] of them) over in
+ * linear thread order; takes the chunk's memory when it is already in order. */
+void sim_traces_gather(rc_traces *out, uint64_t nthreads, const uint64_t *toff, const uint32_t *tlen,
+                       rc_u32vec *chunk);
 
 #endif

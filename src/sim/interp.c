@@ -77,11 +77,7 @@ static int fault_at(interp *it, const sim_thread *t, uint32_t pc, const char *fm
   rc_sb_init(&text);
   rc_print_instr(i, &text);
   char thread[96];
-  if (it->s->dims > 1)
-    snprintf(thread, sizeof thread, "%" PRIu64 " (global id %u,%u,%u)", t->linear, t->gid[0],
-             t->gid[1], t->gid[2]);
-  else
-    snprintf(thread, sizeof thread, "%" PRIu64, t->linear);
+  sim_thread_name(it->s, t->linear, t->gid, thread, sizeof thread);
   it->fault->happened = true;
   snprintf(it->fault->message, sizeof it->fault->message,
            "kernel @%s, block %s, instruction `%s`, thread %s: %s", it->k->name, i->parent->name,
@@ -92,14 +88,9 @@ static int fault_at(interp *it, const sim_thread *t, uint32_t pc, const char *fm
 
 static int mem_fault(interp *it, const sim_thread *t, uint32_t pc, const char *what, uint64_t addr,
                      uint64_t n) {
-  char why[200];
-  rc_addr_describe(&it->map, it->mem->names, addr, n, why, sizeof why);
-  const char *unit = n == 1 ? "byte" : "bytes";
-  if (addr < 0x10000)
-    return fault_at(it, t, pc, "%s of %" PRIu64 " %s through a null pointer (address 0x%" PRIx64 ")",
-                    what, n, unit, addr);
-  return fault_at(it, t, pc, "out-of-bounds %s of %" PRIu64 " %s at 0x%016" PRIx64 " (%s)", what, n,
-                  unit, addr, why);
+  char text[300];
+  sim_access_fault_text(&it->map, it->mem->names, what, addr, n, text, sizeof text);
+  return fault_at(it, t, pc, "%s", text);
 }
 
 /* ---- builtins ---------------------------------------------------------------------------------- */
@@ -408,34 +399,9 @@ static int run_group(interp *it) {
 
 /* ---- setup ------------------------------------------------------------------------------------------- */
 
-static bool kernel_has_barrier(const rc_kernel *k) {
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      if (i->op == RC_OP_CALL && i->pred == RC_BI_BARRIER) return true;
-  return false;
-}
-
 static int param_values(rc_ctx *ctx, interp *it) {
-  const rc_kernel *k = it->k;
-  it->params = rc_xcalloc(k->nparams ? k->nparams : 1, sizeof *it->params);
-  for (uint32_t p = 0; p < k->nparams; p++) {
-    const rc_value *v = k->params[p];
-    const rc_arg_spec *a = rc_run_spec_find_arg(it->s, v->name);
-    sim_slot *out = &it->params[p];
-    if (a->is_local) {
-      out->u = rc_addr_make(RC_SPACE_LOCAL, it->layout.region[p], 0);
-    } else if (a->is_buffer) {
-      const rc_buffer *b = rc_memory_find(it->mem, v->name);
-      if (!b) return rc_error(ctx, "kernel @%s: the memory has no buffer for %%%s", k->name, v->name);
-      out->u = b->base;
-    } else if (rc_type_is_float((rc_type)v->type)) {
-      double f = a->scalar_is_float ? a->scalar_f : (double)rc_arg_scalar_int(a, it->s);
-      *out = sim_fput(f, (rc_type)v->type);
-    } else {
-      out->i = rc_int_canon((rc_type)v->type, rc_arg_scalar_int(a, it->s));
-    }
-  }
-  return 0;
+  it->params = rc_xcalloc(it->k->nparams ? it->k->nparams : 1, sizeof *it->params);
+  return sim_param_values(ctx, it->k, it->s, it->mem, &it->layout, it->params);
 }
 
 static int setup(rc_ctx *ctx, interp *it) {
@@ -443,7 +409,7 @@ static int setup(rc_ctx *ctx, interp *it) {
   if (rc_frame_layout_build(ctx, &it->layout, k, it->s) != 0) return -1;
   sim_decode(&it->code, k, &it->layout);
   if (param_values(ctx, it) != 0) return -1;
-  it->has_barrier = kernel_has_barrier(k);
+  it->has_barrier = sim_kernel_has_barrier(k);
   rc_run_spec_local(it->s, it->local);
   for (int d = 0; d < 3; d++) it->ngroups[d] = (it->s->global[d] + it->local[d] - 1) / it->local[d];
   it->nframes = it->has_barrier ? it->local[0] * it->local[1] * it->local[2] : 1;
@@ -502,28 +468,7 @@ static void teardown(interp *it) {
 
 /* Hand the traces over in linear thread order (already so for one-dimensional launches). */
 static void build_traces(interp *it, rc_traces *out) {
-  uint64_t n = rc_run_spec_threads(it->s);
-  memset(out, 0, sizeof *out);
-  out->nthreads = (uint32_t)n;
-  out->start = rc_xmalloc((n + 1) * sizeof *out->start);
-  bool in_order = true;
-  uint64_t pos = 0;
-  for (uint64_t i = 0; i < n; i++) {
-    out->start[i] = pos;
-    in_order &= it->toff[i] == pos;
-    pos += it->tlen[i];
-  }
-  out->start[n] = pos;
-  out->len = out->cap = pos;
-  if (in_order) {
-    out->ids = it->chunk.data ? it->chunk.data : rc_xmalloc(sizeof *out->ids);
-    it->chunk.data = NULL;
-    it->chunk.len = it->chunk.cap = 0;
-    return;
-  }
-  out->ids = rc_xmalloc((pos ? pos : 1) * sizeof *out->ids);
-  for (uint64_t i = 0; i < n; i++)
-    if (it->tlen[i]) memcpy(out->ids + out->start[i], it->chunk.data + it->toff[i], it->tlen[i] * sizeof *out->ids);
+  sim_traces_gather(out, rc_run_spec_threads(it->s), it->toff, it->tlen, &it->chunk);
 }
 
 int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memory *mem,

@@ -19,6 +19,8 @@ void rc_run_stats_free(rc_run_stats *s) {
   free(s->block_entries);
   free(s->block_vector_instrs);
   free(s->block_active_lane_instrs);
+  free(s->block_scalar_instrs);
+  free(s->block_duplicates);
   memset(s, 0, sizeof *s);
 }
 

@@ -83,6 +83,12 @@ static const rc_pass_info passes[] = {
      rc_pass_reconverge, RC_LEVEL_THREAD},
     {"ssa-repair", "restore SSA dominance and phi incomings after CFG edits", rc_pass_ssa_repair,
      RC_LEVEL_THREAD},
+    {"lower",
+     "a reconverging kernel -> wave kernel with exec and re-join masks (thesis 4.2); options: "
+     "noskip (brexecz only where a loop or a vector branch needs it), flow (flow blocks instead of zeroing "
+     "on side entries), noscalar (no !scalar instructions), all-divergent, norepair (refuse, instead "
+     "of running reconverge again, a branch only divergent at wave level)",
+     rc_pass_lower, RC_LEVEL_THREAD},
 };
 
 const rc_pass_info *rc_pass_list(uint32_t *n) {

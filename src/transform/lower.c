@@ -1,0 +1,573 @@
+/* lower: a reconverging thread-level kernel becomes a wave kernel (thesis 4.2, LowerReconvCFG,
+ * Listing 4.2; docs/ir.md, "Wave level").
+ *
+ * Every divergent branch of block p has exactly two successors, one of which, the *primary
+ * successor* B, strictly post-dominates p (thesis Def. 15; anything else is refused, naming the
+ * branch). The wave goes on to the *secondary* successor S with the lanes that want S; the lanes
+ * that want B wait in B's *re-join mask* m_B (a scalar mask register) and are added back to exec
+ * at the top of B:
+ *
+ *   p:  %p.toB = ballot %c           (or exec andn ballot %c when B is the false target)
+ *       rset $m.B, %p.toB            p in P0 (MOVE), else  rset $m.B, (or (rget $m.B), %p.toB)
+ *       setexec %p.rest              exec minus the lanes that wait
+ *       brexecz B, S                 skip to B when no lane is left (`noskip`: jmp S where safe)
+ *   B:  setexec (or exec, (rget $m.B))
+ *
+ * The sets of LowerReconvCFG for a primary successor B, and what this pass makes of them:
+ *   P   the divergent predecessors whose primary successor is B;
+ *   P*  B and the blocks on paths from P to B. The thesis says *simple* paths; here it is every
+ *       block reachable from P without passing through B (the region). With simple paths a branch
+ *       inside a loop that B closes (latch -> header | exit, primary exit) has no predecessor in
+ *       P*, gets the MOVE, and each iteration forgets the lanes that left in the earlier ones; with
+ *       the region the latch's predecessors are in P*, it gets the OR and the preheader (in Q) the
+ *       zeroing. Lanes wait in m_B only while the wave is inside the region, which it leaves only
+ *       through B, so no zeroing or MOVE of m_B can run while lanes wait;
+ *   P0  the members of P without a predecessor in the region: the wave enters the region there, so
+ *       m_B is set (MOVE) instead of accumulated (OR);
+ *   Q   blocks outside P* with an edge into P* \ P0 (into the region, or into B itself): they set
+ *       m_B to 0, so that the OR at B restores nothing stale (Figs. 4.2, 4.3: uniform side entries);
+ *   virtual split (SplitNode, Fig. 4.4): B_head holds the restore and B_tail B's code and
+ *       successors, so an edge from B back into P* (a self loop, a back edge) makes B_tail a member
+ *       of Q: m_B is zeroed right after the restore. That is always sound; it is counted as a split
+ *       when B has such an edge.
+ * `flow` (the thesis's optional flow blocks, Figs. 4.1c, 4.3b, 4.4): a primary successor with edges
+ * from outside its region gets a flow block that takes the region's edges and does the restore;
+ * B's outside predecessors then need no zeroing and B no split (Q keeps only entries into the
+ * region, as in Fig. 4.2a).
+ *
+ * Uniform branches (the uniformity analysis, which honours !uniform: reconverge marks the branches
+ * it keeps) stay scalar branches; the wave simulator checks on every run that the active lanes
+ * agree. Out of SSA: each phi becomes a register (scalar or vector, lower_scalar.c) read by an
+ * `rget` at its block's top, after the restore, and written by an `rset` at the end of every
+ * predecessor: at a divergent branch the copies into B's phis come before the exec change (for all
+ * active lanes; the ones going to S write B's registers again on their own edge into B) and the
+ * copies into S's after it; at a uniform branch the copies for every target are made (a register is
+ * read only right after an edge into its block, and every such edge writes it). No edge is split,
+ * so no primary successor loses its post-dominance. Instructions the scalar analysis allows are
+ * marked !scalar. */
+#include "reconv/analysis.h"
+#include "reconv/transform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct zero_init {
+  uint32_t block; /* the block (in Q) that zeroes ... */
+  uint32_t mask;  /* ... the re-join mask of this primary successor */
+} zero_init;
+
+typedef struct lower {
+  rc_ctx *ctx;
+  rc_kernel *k;
+  uint32_t nb;        /* blocks of the thread-level kernel */
+  bool skip, flow, scalarize;
+  rc_block **primary, **secondary; /* per divergent block */
+  uint8_t *is_primary;
+  uint8_t *move;      /* per divergent block p: p is in P0 of its primary successor */
+  uint8_t *keep_skip; /* per divergent block p: `noskip` must keep its brexecz (skip_needed) */
+  uint8_t *split;     /* per primary successor: zero m_B after the restore (B_tail in Q) */
+  uint8_t *wants_join;/* per primary successor: gets a flow block (`flow`) */
+  rc_block **join;    /* per primary successor: that flow block */
+  rc_reg **mask;      /* per primary successor: $m.B */
+  rc_u64map retarget; /* (pred << 32 | B): the edge pred -> B goes to B's flow block */
+  RC_VEC(zero_init) zeros;
+  uint32_t *stamp, *zstamp, cur;
+  rc_u32vec queue;
+  rc_reg **phi_reg;   /* per value id of a phi */
+  rc_value **phi_val; /* per value id of a phi: the rget that replaces it */
+  /* statistics */
+  uint32_t ndivergent, nuniform, nprimary, nmoves, nors, nzeros, nsplits, nflow, nskips, nphiregs, nscalar;
+  uint32_t nwavediv, nreruns;
+} lower;
+
+/* ---- checks and the sets ------------------------------------------------------------------------------- */
+
+static int not_reconverging(lower *L, const rc_block *b, const char *why) {
+  rc_strbuf text;
+  rc_sb_init(&text);
+  rc_print_instr(rc_block_term(b), &text);
+  int rc = rc_report(L->ctx, RC_SEV_ERROR, b->line ? L->k->mod->filename : NULL, b->line, b->col,
+                     "lower: kernel @%s is not reconverging (thesis Def. 15): %s the divergent branch "
+                     "in block %s (`%s`); run reconverge first (reconv opt -p reconverge,lower)",
+                     L->k->name, why, b->name, text.data ? text.data : "");
+  rc_sb_free(&text);
+  return rc;
+}
+
+/* The analyses lower works with: uniformity refined for wave execution (lower_divergence.c). A
+ * kernel that is not reconverging for the uniformity analysis is refused. Branches that only the
+ * refinement finds divergent are marked !divergent (and lose a !uniform claim); if one of them has
+ * no post-dominating successor, reconverge runs again on the kernel (thesis 4.3 for the branches the
+ * wave model adds), at most three times, unless `norepair` asks for the error instead. */
+static int analyse(lower *L, rc_analysis *a, unsigned flags, bool repair) {
+  rc_kernel *k = L->k;
+  rc_u32vec newdiv = {0}, where = {0};
+  for (uint32_t round = 0;; round++) {
+    if (rc_analysis_build(a, k, flags) != 0) return rc_error(L->ctx, "lower: the analyses of @%s failed", k->name);
+    where.len = 0;
+    if (round == 0 && !rc_is_reconverging(k, &a->cfg, &a->pdom, &a->unif, &where)) break;
+    newdiv.len = 0;
+    while (rc_wave_divergence(k, &a->cfg, &a->pdom, &a->unif, &newdiv)) {
+      for (uint32_t i = 0; i < newdiv.len; i++) {
+        rc_instr *t = rc_block_term(k->blocks[newdiv.data[i]]);
+        t->iflags = (uint8_t)((t->iflags & ~RC_IF_UNIFORM) | RC_IF_DIVERGENT);
+        L->nwavediv++;
+      }
+      newdiv.len = 0;
+      rc_analysis_free(a);
+      rc_analysis_build(a, k, flags);
+    }
+    where.len = 0;
+    if (rc_is_reconverging(k, &a->cfg, &a->pdom, &a->unif, &where)) break;
+    if (!repair || round == 3) break;
+    rc_analysis_free(a);
+    if (rc_pass_reconverge(L->ctx, k, NULL, NULL) != 0) {
+      rc_vec_free(&newdiv);
+      rc_vec_free(&where);
+      return -1;
+    }
+    L->nreruns++;
+  }
+  rc_vec_free(&newdiv);
+  int rc = 0;
+  if (where.len) {
+    rc_block *b = k->blocks[where.data[0]];
+    rc_instr *t = rc_block_term(b);
+    rc = not_reconverging(L, b, t && t->op == RC_OP_SWITCH ? "a divergent switch has more than two successors:"
+                                : L->nwavediv ? "at wave level (lanes waiting at a primary successor meet lanes "
+                                                "from another loop iteration there), neither successor post-dominates"
+                                              : "neither successor post-dominates");
+    rc_analysis_free(a);
+  }
+  rc_vec_free(&where);
+  return rc;
+}
+
+/* Primary and secondary successor of every divergent branch. */
+static int find_primaries(lower *L, const rc_analysis *a) {
+  rc_kernel *k = L->k;
+  for (uint32_t b = 0; b < L->nb; b++) {
+    if (!a->unif.divergent_branch[b]) {
+      rc_instr *t = rc_block_term(k->blocks[b]);
+      if (t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH)) L->nuniform++;
+      continue;
+    }
+    rc_instr *t = rc_block_term(k->blocks[b]);
+    if (t->op != RC_OP_BR) return not_reconverging(L, k->blocks[b], "a divergent switch has more than two successors:");
+    rc_block *T = t->targets[0], *F = t->targets[1];
+    bool pt = rc_strictly_dominates(&a->pdom, T->id, b), pf = rc_strictly_dominates(&a->pdom, F->id, b);
+    if (!pt && !pf) return not_reconverging(L, k->blocks[b], "neither successor post-dominates");
+    L->primary[b] = pt ? T : F;
+    L->secondary[b] = pt ? F : T;
+    L->is_primary[L->primary[b]->id] = 1;
+    L->ndivergent++;
+  }
+  return 0;
+}
+
+static void add_zero(lower *L, uint32_t x, uint32_t B) {
+  if (L->zstamp[x] == L->cur) return;
+  L->zstamp[x] = L->cur;
+  zero_init z = {x, B};
+  rc_vec_push(&L->zeros, z);
+  L->nzeros++;
+}
+
+/* P, the region (P* without B), P0, Q and the split for primary successor B. */
+static void rejoin_sets(lower *L, rc_block *B) {
+  uint32_t cur = ++L->cur;
+  L->queue.len = 0;
+  for (uint32_t i = 0; i < B->npreds; i++) {
+    rc_block *p = B->preds[i];
+    if (L->primary[p->id] == B && L->stamp[p->id] != cur) {
+      L->stamp[p->id] = cur;
+      rc_vec_push(&L->queue, p->id);
+    }
+  }
+  uint32_t np = L->queue.len; /* queue[0 .. np) is P */
+  for (uint32_t q = 0; q < L->queue.len; q++) {
+    rc_block *x = L->k->blocks[L->queue.data[q]];
+    for (uint32_t s = 0; s < rc_block_nsuccs(x); s++) {
+      rc_block *y = rc_block_succ(x, s);
+      if (y != B && L->stamp[y->id] != cur) {
+        L->stamp[y->id] = cur;
+        rc_vec_push(&L->queue, y->id);
+      }
+    }
+  }
+  for (uint32_t i = 0; i < np; i++) { /* P0: no predecessor in the region */
+    rc_block *p = L->k->blocks[L->queue.data[i]];
+    bool entry = true;
+    for (uint32_t j = 0; j < p->npreds && entry; j++) entry = L->stamp[p->preds[j]->id] != cur;
+    L->move[p->id] = entry;
+    if (entry) L->nmoves++;
+    else L->nors++;
+  }
+  bool outside_edge = false; /* B has a predecessor outside the region (itself included) */
+  for (uint32_t i = 0; i < B->npreds; i++) outside_edge |= L->stamp[B->preds[i]->id] != cur;
+  L->wants_join[B->id] = L->flow && outside_edge;
+  /* Q: outside blocks with an edge into the region minus P0, or (without a flow block) into B */
+  for (uint32_t q = 0; q < L->queue.len; q++) {
+    rc_block *y = L->k->blocks[L->queue.data[q]];
+    if (L->primary[y->id] == B && L->move[y->id]) continue;
+    for (uint32_t j = 0; j < y->npreds; j++) {
+      rc_block *x = y->preds[j];
+      if (L->stamp[x->id] == cur) continue;
+      if (x == B && !L->wants_join[B->id]) L->split[B->id] = 1; /* B_tail is in Q */
+      else add_zero(L, x->id, B->id);
+    }
+  }
+  if (!L->wants_join[B->id]) {
+    for (uint32_t j = 0; j < B->npreds; j++) {
+      rc_block *x = B->preds[j];
+      if (L->stamp[x->id] == cur) continue;
+      if (x == B) L->split[B->id] = 1;
+      else add_zero(L, x->id, B->id);
+    }
+  } else {
+    for (uint32_t j = 0; j < B->npreds; j++) /* the region's edges go to the flow block */
+      if (L->stamp[B->preds[j]->id] == cur)
+        rc_u64map_put(&L->retarget, (uint64_t)B->preds[j]->id << 32 | B->id, B);
+  }
+  if (L->split[B->id]) {
+    L->nsplits++;
+    L->nzeros++;
+  }
+}
+
+/* ---- building wave code ------------------------------------------------------------------------------------ */
+
+/* "a.b" as a value name, or NULL (unnamed) when it would be too long for a name. */
+static const char *vname(char *buf, size_t len, const char *a, const char *b) {
+  size_t na = strlen(a), nb = strlen(b);
+  if (na + nb + 2 > len || na + nb + 1 > 1000) return NULL;
+  memcpy(buf, a, na);
+  buf[na] = '.';
+  memcpy(buf + na + 1, b, nb + 1);
+  return buf;
+}
+
+/* exec |= m_B at the top of B (or of its flow block). */
+static void emit_restore(lower *L, rc_builder *bl, rc_block *B) {
+  char n1[1100], n2[1100], n3[1100];
+  rc_value *m = rc_build_rget(bl, L->mask[B->id], vname(n1, sizeof n1, B->name, "waiting"));
+  rc_value *e = rc_build_exec(bl, vname(n2, sizeof n2, B->name, "arrived"));
+  rc_value *j = rc_build_binop(bl, RC_OP_OR, e, m, vname(n3, sizeof n3, B->name, "joined"));
+  rc_build_setexec(bl, j);
+}
+
+static rc_block *target_of(lower *L, const rc_block *from, rc_block *to) {
+  if (to->id >= L->nb || !L->wants_join[to->id]) return to;
+  return rc_u64map_get(&L->retarget, (uint64_t)from->id << 32 | to->id) ? L->join[to->id] : to;
+}
+
+/* The phi copies of the edge from -> to. */
+static void emit_copies(lower *L, rc_builder *bl, rc_block *from, rc_block *to) {
+  for (rc_instr *phi = to->first; phi && phi->op == RC_OP_PHI; phi = phi->next) {
+    rc_value *v = rc_phi_value_for(phi, from);
+    if (v && v->kind != RC_V_UNDEF) rc_build_rset(bl, L->phi_reg[phi->v.id], v);
+  }
+}
+
+static void retarget_all(lower *L, rc_block *x, rc_instr *t) {
+  for (uint32_t i = 0; i < t->ntargets; i++) {
+    rc_block *nt = target_of(L, x, t->targets[i]);
+    if (nt != t->targets[i]) rc_term_set_target(t, i, nt);
+  }
+}
+
+/* `noskip` drops the empty-exec skip of a divergent branch only where the wave, running on with no
+ * lane, still reaches the primary successor B correctly: the blocks reachable from the secondary
+ * successor S without passing B must not lead back to p (a loop whose exit is B would spin with an
+ * empty exec: the thesis's skip is optional only for acyclic secondary regions) and must hold no
+ * scalar branch on a vector value (undefined with no lane). */
+static bool skip_needed(lower *L, rc_block *p, const uint8_t *scalar) {
+  rc_block *B = L->primary[p->id], *S = L->secondary[p->id];
+  uint32_t cur = ++L->cur;
+  L->queue.len = 0;
+  rc_vec_push(&L->queue, S->id);
+  L->stamp[S->id] = cur;
+  for (uint32_t q = 0; q < L->queue.len; q++) {
+    rc_block *x = L->k->blocks[L->queue.data[q]];
+    if (x == p) return true;
+    rc_instr *t = rc_block_term(x);
+    if (!L->primary[x->id] && t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH)) {
+      const rc_value *c = t->ops[0];
+      if (c->kind != RC_V_CONST && c->kind != RC_V_PARAM && !(c->id != RC_NONE && scalar[c->id])) return true;
+    }
+    for (uint32_t i = 0; i < rc_block_nsuccs(x); i++) {
+      rc_block *y = rc_block_succ(x, i);
+      if (y != B && L->stamp[y->id] != cur) {
+        L->stamp[y->id] = cur;
+        rc_vec_push(&L->queue, y->id);
+      }
+    }
+  }
+  return false;
+}
+
+/* The lowering of a divergent branch (LowerReconvCFG lines 9-17). */
+static void emit_divergent(lower *L, rc_builder *bl, rc_block *p, rc_instr *t) {
+  rc_block *B = L->primary[p->id], *S = L->secondary[p->id];
+  rc_value *c = t->ops[0];
+  char n1[1100], n2[1100], n3[1100], n4[1100], n5[1100];
+  char to[1100];
+  snprintf(to, sizeof to, "to%.1000s", B->name);
+  emit_copies(L, bl, p, B);
+  rc_value *toB, *rest, *e;
+  if (t->targets[0] == B) {
+    toB = rc_build_ballot(bl, c, vname(n1, sizeof n1, p->name, to));
+    e = rc_build_exec(bl, vname(n2, sizeof n2, p->name, "exec"));
+    rest = rc_build_binop(bl, RC_OP_ANDN, e, toB, vname(n3, sizeof n3, p->name, "rest"));
+  } else {
+    rest = rc_build_ballot(bl, c, vname(n3, sizeof n3, p->name, "rest"));
+    e = rc_build_exec(bl, vname(n2, sizeof n2, p->name, "exec"));
+    toB = rc_build_binop(bl, RC_OP_ANDN, e, rest, vname(n1, sizeof n1, p->name, to));
+  }
+  rc_reg *m = L->mask[B->id];
+  if (L->move[p->id]) { /* p in P0: MOVE */
+    rc_build_rset(bl, m, toB);
+  } else {                /* OR */
+    char mb[1100];
+    snprintf(mb, sizeof mb, "m.%.1000s", B->name);
+    rc_value *old = rc_build_rget(bl, m, vname(n4, sizeof n4, p->name, mb));
+    const char *n4s = vname(n5, sizeof n5, n4, "1");
+    rc_build_rset(bl, m, rc_build_binop(bl, RC_OP_OR, old, toB, old->name ? n4s : NULL));
+  }
+  rc_build_setexec(bl, rest);
+  emit_copies(L, bl, p, S);
+  rc_instr *nt;
+  if (L->skip || L->keep_skip[p->id]) {
+    nt = rc_instr_new(L->k, RC_OP_BREXECZ, RC_VOID, 0, 2);
+    nt->targets[0] = target_of(L, p, B);
+    nt->targets[1] = target_of(L, p, S);
+    L->nskips++;
+  } else {
+    nt = rc_instr_new(L->k, RC_OP_JMP, RC_VOID, 0, 1);
+    nt->targets[0] = target_of(L, p, S);
+  }
+  rc_block_set_term(p, nt);
+}
+
+/* Zeroings, phi copies and the lowered terminator at the end of block x. */
+static void emit_end(lower *L, rc_block *x, const zero_init *z, uint32_t nz) {
+  rc_instr *t = rc_block_term(x);
+  rc_builder bl;
+  rc_builder_before(&bl, t);
+  for (uint32_t i = 0; i < nz; i++) rc_build_rset(&bl, L->mask[z[i].mask], rc_const_int(L->k, RC_MASK, 0));
+  if (L->primary[x->id]) {
+    emit_divergent(L, &bl, x, t);
+    return;
+  }
+  for (uint32_t i = 0; i < t->ntargets; i++) {
+    bool seen = false;
+    for (uint32_t j = 0; j < i && !seen; j++) seen = t->targets[j] == t->targets[i];
+    if (!seen) emit_copies(L, &bl, x, t->targets[i]);
+  }
+  retarget_all(L, x, t);
+}
+
+static int cmp_zero(const void *a, const void *b) {
+  const zero_init *x = a, *y = b;
+  if (x->block != y->block) return x->block < y->block ? -1 : 1;
+  return x->mask < y->mask ? -1 : x->mask > y->mask;
+}
+
+/* Registers for the phis and rgets in their place; the restore (and the split's zeroing) first. */
+static void replace_phis(lower *L, const uint8_t *scalar) {
+  rc_kernel *k = L->k;
+  uint32_t nvalues = k->nvalues; /* phi_val covers the values before the rgets */
+  for (uint32_t b = 0; b < L->nb; b++) {
+    rc_block *B = k->blocks[b];
+    rc_builder bl;
+    rc_builder_before(&bl, rc_block_first_nonphi(B));
+    if (L->is_primary[b] && !L->wants_join[b]) emit_restore(L, &bl, B);
+    if (L->split[b]) rc_build_rset(&bl, L->mask[b], rc_const_int(k, RC_MASK, 0));
+    uint32_t index = 0;
+    for (rc_instr *phi = B->first; phi && phi->op == RC_OP_PHI; phi = phi->next, index++) {
+      char name[1100];
+      const char *pname = phi->v.name;
+      if (pname) snprintf(name, sizeof name, "%s", pname);
+      else snprintf(name, sizeof name, "%.1000s.phi%u", B->name, index);
+      bool s = scalar[phi->v.id];
+      rc_reg *r = rc_kernel_add_reg(k, (rc_type)phi->v.type, s, name);
+      if (!r) r = rc_kernel_add_reg(k, (rc_type)phi->v.type, s, NULL);
+      L->phi_reg[phi->v.id] = r;
+      L->nphiregs++;
+      rc_value_set_name(k, &phi->v, NULL);
+      L->phi_val[phi->v.id] = rc_build_rget(&bl, r, pname);
+    }
+  }
+  /* every use of a phi now reads its rget (phi incomings included: the copies read them) */
+  for (uint32_t b = 0; b < L->nb; b++)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      for (uint32_t o = 0; o < i->nops; o++) {
+        rc_value *v = i->ops[o];
+        if (v->kind == RC_V_INSTR && v->id < nvalues && L->phi_val[v->id]) i->ops[o] = L->phi_val[v->id];
+      }
+}
+
+/* ---- the pass ---------------------------------------------------------------------------------------------------- */
+
+static void free_lower(lower *L) {
+  free(L->primary);
+  free(L->secondary);
+  free(L->is_primary);
+  free(L->move);
+  free(L->keep_skip);
+  free(L->split);
+  free(L->wants_join);
+  free(L->join);
+  free(L->mask);
+  rc_u64map_free(&L->retarget);
+  rc_vec_free(&L->zeros);
+  free(L->stamp);
+  free(L->zstamp);
+  rc_vec_free(&L->queue);
+  free(L->phi_reg);
+  free(L->phi_val);
+}
+
+static int parse_args(rc_ctx *ctx, const rc_pass_args *args, lower *L, unsigned *unif_flags, bool *repair) {
+  *repair = rc_pass_arg_get(args, "norepair") == NULL;
+  L->skip = rc_pass_arg_get(args, "noskip") == NULL;
+  L->flow = rc_pass_arg_get(args, "flow") != NULL;
+  L->scalarize = rc_pass_arg_get(args, "noscalar") == NULL;
+  *unif_flags = rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0;
+  for (uint32_t i = 0; args && i < args->n; i++) {
+    const char *key = args->items[i].key;
+    if (strcmp(key, "noskip") && strcmp(key, "flow") && strcmp(key, "noscalar") && strcmp(key, "all-divergent") &&
+        strcmp(key, "norepair"))
+      return rc_error(ctx, "lower: unknown option '%s' (noskip, flow, noscalar, all-divergent, norepair)", key);
+  }
+  return 0;
+}
+
+static void set_stats(const lower *L, rc_stats *stats) {
+  if (!stats) return;
+  rc_stats_set(stats, "divergent_branches", L->ndivergent);
+  rc_stats_set(stats, "uniform_branches", L->nuniform);
+  rc_stats_set(stats, "primary_successors", L->nprimary);
+  rc_stats_set(stats, "rejoin_moves", L->nmoves);
+  rc_stats_set(stats, "rejoin_ors", L->nors);
+  rc_stats_set(stats, "zero_inits", L->nzeros);
+  rc_stats_set(stats, "virtual_splits", L->nsplits);
+  rc_stats_set(stats, "flow_blocks", L->nflow);
+  rc_stats_set(stats, "empty_exec_skips", L->nskips);
+  rc_stats_set(stats, "phi_registers", L->nphiregs);
+  rc_stats_set(stats, "scalar_instructions", L->nscalar);
+  rc_stats_set(stats, "wave_divergent_branches", L->nwavediv);
+  rc_stats_set(stats, "reconverge_reruns", L->nreruns);
+  rc_stats_set(stats, "blocks_after", L->k->nblocks);
+}
+
+int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
+  lower L0;
+  memset(&L0, 0, sizeof L0);
+  lower *L = &L0;
+  L->ctx = ctx;
+  L->k = k;
+  unsigned unif_flags;
+  bool repair;
+  if (parse_args(ctx, args, L, &unif_flags, &repair) != 0) return -1;
+  /* thesis 4: unreachable blocks are not considered; `br c, T, T` is a jump */
+  if (rc_pass_remove_dead_blocks(ctx, k, NULL, NULL) != 0) return -1;
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    rc_instr *t = rc_block_term(k->blocks[b]);
+    if (t && t->op == RC_OP_BR && t->targets[0] == t->targets[1]) {
+      rc_instr *j = rc_instr_new(k, RC_OP_JMP, RC_VOID, 0, 1);
+      j->targets[0] = t->targets[0];
+      rc_block_set_term(k->blocks[b], j);
+    }
+  }
+  rc_analysis a;
+  if (analyse(L, &a, unif_flags, repair) != 0) return -1;
+  uint32_t nb = L->nb = k->nblocks;
+  L->primary = rc_xcalloc(nb + 1, sizeof *L->primary);
+  L->secondary = rc_xcalloc(nb + 1, sizeof *L->secondary);
+  L->is_primary = rc_xcalloc(nb + 1, 1);
+  L->move = rc_xcalloc(nb + 1, 1);
+  L->keep_skip = rc_xcalloc(nb + 1, 1);
+  L->split = rc_xcalloc(nb + 1, 1);
+  L->wants_join = rc_xcalloc(nb + 1, 1);
+  L->join = rc_xcalloc(nb + 1, sizeof *L->join);
+  L->mask = rc_xcalloc(nb + 1, sizeof *L->mask);
+  L->stamp = rc_xcalloc(nb + 1, sizeof *L->stamp);
+  L->zstamp = rc_xcalloc(nb + 1, sizeof *L->zstamp);
+  rc_u64map_init(&L->retarget);
+
+  if (find_primaries(L, &a) != 0) {
+    rc_analysis_free(&a);
+    free_lower(L);
+    return -1;
+  }
+  uint8_t *scalar = rc_xcalloc(k->nvalues + 1, 1);
+  if (L->scalarize) rc_scalar_values(k, &a.unif, L->is_primary, scalar);
+  rc_analysis_free(&a);
+
+  for (uint32_t b = 0; b < nb; b++) {
+    if (!L->is_primary[b]) continue;
+    L->nprimary++;
+    char name[1100];
+    snprintf(name, sizeof name, "m.%.1000s", k->blocks[b]->name);
+    L->mask[b] = rc_kernel_add_reg(k, RC_MASK, true, name);
+    if (!L->mask[b]) L->mask[b] = rc_kernel_add_reg(k, RC_MASK, true, NULL);
+    rejoin_sets(L, k->blocks[b]);
+  }
+  if (!L->skip) /* before any block is added: the CFG is still the thread-level one */
+    for (uint32_t b = 0; b < nb; b++)
+      if (L->primary[b]) L->keep_skip[b] = skip_needed(L, k->blocks[b], scalar);
+  /* the instructions that run once per wave */
+  for (uint32_t b = 0; b < nb; b++)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      if (i->op != RC_OP_PHI && i->v.id != RC_NONE && scalar[i->v.id]) {
+        i->iflags |= RC_IF_SCALAR;
+        L->nscalar++;
+      }
+  /* the flow blocks of the `flow` variant: the region's edges into B end there */
+  for (uint32_t b = 0; b < nb; b++) {
+    if (!L->wants_join[b]) continue;
+    char name[1100];
+    snprintf(name, sizeof name, "%.1000s.flow", k->blocks[b]->name);
+    rc_block *j = rc_block_new(k, name);
+    j->bflags |= RC_BLOCK_FLOW;
+    L->join[b] = j;
+    L->nflow++;
+  }
+  L->phi_reg = rc_xcalloc(k->nvalues + 1, sizeof *L->phi_reg);
+  L->phi_val = rc_xcalloc(k->nvalues + 1, sizeof *L->phi_val);
+  replace_phis(L, scalar);
+  if (L->zeros.len) qsort(L->zeros.data, L->zeros.len, sizeof *L->zeros.data, cmp_zero);
+  uint32_t z = 0;
+  for (uint32_t b = 0; b < nb; b++) {
+    uint32_t z0 = z;
+    while (z < L->zeros.len && L->zeros.data[z].block == b) z++;
+    emit_end(L, k->blocks[b], L->zeros.data + z0, z - z0);
+  }
+  for (uint32_t b = 0; b < nb; b++) { /* the phis are registers now */
+    rc_instr *next;
+    for (rc_instr *phi = k->blocks[b]->first; phi && phi->op == RC_OP_PHI; phi = next) {
+      next = phi->next;
+      rc_instr_detach(phi);
+    }
+  }
+  for (uint32_t b = 0; b < nb; b++) {
+    if (!L->join[b]) continue;
+    rc_builder bl;
+    rc_builder_at_end(&bl, L->join[b]);
+    emit_restore(L, &bl, k->blocks[b]);
+    rc_build_jmp(&bl, k->blocks[b]);
+  }
+  k->level = RC_LEVEL_WAVE;
+  set_stats(L, stats);
+  /* lay each flow block out just before its block (block ids change from here on) */
+  rc_block **owner = rc_xcalloc(nb + 1, sizeof *owner);
+  for (uint32_t b = 0; b < nb; b++) owner[b] = k->blocks[b];
+  for (uint32_t b = 0; b < nb; b++)
+    if (L->join[b]) rc_block_move(L->join[b], owner[b]->id);
+  free(owner);
+  free(scalar);
+  free_lower(L);
+  return 0;
+}

@@ -1,0 +1,209 @@
+/* Running a kernel on a machine and reporting it (see sim_report.h). */
+#include "sim_report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *sim_mode_name(int mode) {
+  switch (mode) {
+  case SIM_MODE_THREAD: return "thread";
+  case SIM_MODE_IPDOM: return "ipdom";
+  default: return "wave";
+  }
+}
+
+uint32_t sim_count_blocks(const rc_kernel *k, uint32_t flags) {
+  uint32_t n = 0;
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    if (!flags || (k->blocks[b]->bflags & flags)) n++;
+  return n;
+}
+
+/* A copy of k, in a module of its own so that it keeps k's name, transformed by the pipeline into a
+ * wave kernel. */
+static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const char *pipeline) {
+  res->own = rc_module_new(ctx, k->mod->filename);
+  rc_kernel *c = rc_kernel_clone(res->own, k, k->name);
+  if (rc_pipeline_run(ctx, c, pipeline, NULL, &res->pass_stats) != 0) return NULL;
+  if (c->level != RC_LEVEL_WAVE) {
+    rc_error(ctx, "the pipeline '%s' left @%s at thread level; end it with lower", pipeline, k->name);
+    return NULL;
+  }
+  return c;
+}
+
+static int run_machine(rc_ctx *ctx, int mode, const rc_kernel *k, const rc_run_spec *s, rc_memory *mem,
+                       rc_traces *tr, rc_run_stats *st, rc_fault *fault, rc_timeline *tl) {
+  switch (mode) {
+  case SIM_MODE_THREAD: return rc_interp_run(ctx, k, s, mem, tr, st, fault);
+  case SIM_MODE_IPDOM: return rc_ipdom_run(ctx, k, s, mem, tr, st, fault, tl);
+  default: return rc_wave_run(ctx, k, s, mem, tr, st, fault, tl);
+  }
+}
+
+/* --check: the thread-level interpreter on the original, traces and memory compared. */
+static int check_run(rc_ctx *ctx, sim_result *res, const rc_run_spec *s, const rc_traces *tr) {
+  rc_memory mem = {0};
+  rc_traces ref = {0};
+  rc_run_stats st = {0};
+  rc_fault fault = {0};
+  int rc = rc_memory_init(ctx, &mem, s, res->orig);
+  if (rc == 0 && rc_interp_run(ctx, res->orig, s, &mem, &ref, &st, &fault) != 0) {
+    if (fault.happened)
+      rc_error(ctx, "--check: the thread-level run faults, so there is nothing to compare: %s",
+               fault.message);
+    rc = -1;
+  }
+  if (rc == 0) {
+    res->checked = true;
+    res->equivalent = rc_traces_equivalent(res->orig, &ref, res->ran, tr, res->why, sizeof res->why) &&
+                      rc_memory_equal(&mem, &res->mem, res->why, sizeof res->why);
+  }
+  rc_memory_free(&mem);
+  rc_traces_free(&ref);
+  rc_run_stats_free(&st);
+  return rc;
+}
+
+int sim_execute(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
+                sim_result *res) {
+  memset(res, 0, sizeof *res);
+  rc_stats_init(&res->pass_stats);
+  res->mode = req->mode;
+  res->orig = k;
+  res->ran = k;
+  if (req->mode == SIM_MODE_WAVE && k->level == RC_LEVEL_THREAD) {
+    res->pipeline = req->pipeline;
+    res->ran = lower_copy(ctx, res, k, req->pipeline);
+    if (!res->ran) return -1;
+  }
+  res->timeline.wave = req->timeline_wave;
+  rc_traces tr = {0};
+  int rc = rc_memory_init(ctx, &res->mem, s, res->ran);
+  if (rc == 0) {
+    rc = run_machine(ctx, req->mode, res->ran, s, &res->mem, req->check ? &tr : NULL, &res->stats,
+                     &res->fault, req->timeline ? &res->timeline : NULL);
+    if (rc != 0 && res->fault.happened) rc = 0; /* a bad run is reported, not an error */
+  }
+  if (rc == 0 && req->check && !res->fault.happened) rc = check_run(ctx, res, s, &tr);
+  rc_traces_free(&tr);
+  return rc;
+}
+
+void sim_result_free(sim_result *res) {
+  if (res->own) rc_module_free(res->own);
+  rc_stats_free(&res->pass_stats);
+  rc_memory_free(&res->mem);
+  rc_run_stats_free(&res->stats);
+  rc_timeline_free(&res->timeline);
+}
+
+/* ---- reports -------------------------------------------------------------------------------------------- */
+
+static double ratio(uint64_t active, uint64_t vector, uint32_t w) {
+  return vector ? (double)active / ((double)vector * w) : 0.0;
+}
+
+void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s) {
+  const rc_run_stats *st = &res->stats;
+  const rc_kernel *k = res->ran;
+  if (res->mode == SIM_MODE_THREAD) {
+    fprintf(f, "kernel @%s on the thread-level interpreter: %" PRIu64 " threads\n", res->orig->name, st->threads);
+    fprintf(f, "  instructions               %" PRIu64 "\n  blocks entered             %" PRIu64 "\n",
+            st->instructions, st->blocks);
+  } else {
+    fprintf(f, "kernel @%s on the %s: %" PRIu64 " threads in %" PRIu64 " wave%s of %u lanes\n",
+            res->orig->name, res->mode == SIM_MODE_IPDOM ? "IPDOM-stack model" : "wave simulator", st->threads,
+            st->waves, st->waves == 1 ? "" : "s", st->wave_size);
+    if (res->pipeline)
+      fprintf(f, "  lowered with %s: %u blocks, %u flow blocks\n", res->pipeline, sim_count_blocks(k, 0),
+              sim_count_blocks(k, RC_BLOCK_FLOW));
+    fprintf(f, "  vector instructions        %" PRIu64 "\n", st->vector_instrs);
+    fprintf(f, "  scalar instructions        %" PRIu64 "\n", st->scalar_instrs);
+    fprintf(f, "  mask instructions          %" PRIu64 "\n", st->mask_instrs);
+    fprintf(f, "  active lane-instructions   %" PRIu64 "\n", st->active_lane_instrs);
+    fprintf(f, "  SIMD efficiency            %.1f%%\n", 100.0 * rc_simd_efficiency(st));
+    fprintf(f, "  blocks entered             %" PRIu64 "\n", st->blocks_entered);
+    fprintf(f, "  duplicate block executions %" PRIu64 "\n", st->duplicate_blocks);
+    if (res->mode == SIM_MODE_IPDOM) fprintf(f, "  max stack depth            %" PRIu64 "\n", st->max_stack_depth);
+  }
+  for (uint32_t i = 0; i < res->mem.nbufs; i++) {
+    const rc_buffer *b = &res->mem.bufs[i];
+    fprintf(f, "buffer %%%s %s[%" PRIu64 "] checksum 0x%016" PRIx64 "\n", b->param, rc_type_name(b->elem),
+            b->count, rc_buffer_checksum(b));
+  }
+  if (res->mode == SIM_MODE_THREAD) {
+    fprintf(f, "%-16s %9s\n", "block", "entered");
+    for (uint32_t b = 0; b < k->nblocks; b++)
+      fprintf(f, "  %-14s %9" PRIu64 "\n", k->blocks[b]->name, st->block_entries[b]);
+  } else {
+    fprintf(f, "%-16s %9s %9s %9s %12s %10s %10s\n", "block", "entered", "vector", "scalar", "active lanes",
+            "efficiency", "duplicates");
+    for (uint32_t b = 0; b < k->nblocks; b++)
+      fprintf(f, "  %-14s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %12" PRIu64 " %9.1f%% %10" PRIu64 "\n",
+              k->blocks[b]->name, st->block_entries[b], st->block_vector_instrs[b], st->block_scalar_instrs[b],
+              st->block_active_lane_instrs[b],
+              100.0 * ratio(st->block_active_lane_instrs[b], st->block_vector_instrs[b], st->wave_size),
+              st->block_duplicates[b]);
+  }
+  if (res->checked && res->equivalent)
+    fprintf(f, "check: equivalent to the thread-level interpreter (%" PRIu64 " threads: traces and memory)\n",
+            rc_run_spec_threads(s));
+  else if (res->checked)
+    fprintf(f, "check: NOT equivalent to the thread-level interpreter: %s\n", res->why);
+}
+
+void sim_report_json(FILE *f, const sim_result *res, const rc_run_spec *s) {
+  const rc_run_stats *st = &res->stats;
+  const rc_kernel *k = res->ran;
+  fputs("{\"kernel\": ", f);
+  cli_json_string(f, res->orig->name);
+  fprintf(f, ", \"mode\": \"%s\", \"threads\": %" PRIu64 ", \"wave\": %u", sim_mode_name(res->mode),
+          rc_run_spec_threads(s), s->wave);
+  fputs(", \"pipeline\": ", f);
+  if (res->pipeline) cli_json_string(f, res->pipeline); else fputs("null", f);
+  fprintf(f, ", \"blocks\": %u, \"flow_blocks\": %u", sim_count_blocks(k, 0), sim_count_blocks(k, RC_BLOCK_FLOW));
+  if (res->mode == SIM_MODE_THREAD) {
+    fprintf(f, ", \"instructions\": %" PRIu64 ", \"blocks_entered\": %" PRIu64, st->instructions, st->blocks);
+  } else {
+    fprintf(f, ", \"waves\": %" PRIu64 ", \"vector_instructions\": %" PRIu64 ", \"scalar_instructions\": %" PRIu64
+               ", \"mask_instructions\": %" PRIu64 ", \"active_lane_instructions\": %" PRIu64
+               ", \"simd_efficiency\": %.6f, \"blocks_entered\": %" PRIu64 ", \"duplicate_blocks\": %" PRIu64
+               ", \"max_stack_depth\": %" PRIu64,
+            st->waves, st->vector_instrs, st->scalar_instrs, st->mask_instrs, st->active_lane_instrs,
+            rc_simd_efficiency(st), st->blocks_entered, st->duplicate_blocks, st->max_stack_depth);
+  }
+  fprintf(f, ", \"checksum\": \"0x%016" PRIx64 "\", \"buffers\": [", rc_memory_checksum(&res->mem));
+  for (uint32_t i = 0; i < res->mem.nbufs; i++) {
+    const rc_buffer *b = &res->mem.bufs[i];
+    fprintf(f, "%s{\"name\": ", i ? ", " : "");
+    cli_json_string(f, b->param);
+    fprintf(f, ", \"type\": \"%s\", \"count\": %" PRIu64 ", \"checksum\": \"0x%016" PRIx64 "\"}",
+            rc_type_name(b->elem), b->count, rc_buffer_checksum(b));
+  }
+  fputs("], \"per_block\": [", f);
+  for (uint32_t b = 0; st->block_entries && b < k->nblocks; b++) {
+    fprintf(f, "%s{\"name\": ", b ? ", " : "");
+    cli_json_string(f, k->blocks[b]->name);
+    fprintf(f, ", \"entries\": %" PRIu64, st->block_entries[b]);
+    if (res->mode != SIM_MODE_THREAD)
+      fprintf(f, ", \"vector_instructions\": %" PRIu64 ", \"scalar_instructions\": %" PRIu64
+                 ", \"active_lane_instructions\": %" PRIu64 ", \"simd_efficiency\": %.6f, \"duplicates\": %" PRIu64,
+              st->block_vector_instrs[b], st->block_scalar_instrs[b], st->block_active_lane_instrs[b],
+              ratio(st->block_active_lane_instrs[b], st->block_vector_instrs[b], st->wave_size),
+              st->block_duplicates[b]);
+    fputc('}', f);
+  }
+  fputs("], \"check\": ", f);
+  if (!res->checked) {
+    fputs("null", f);
+  } else {
+    fprintf(f, "{\"equivalent\": %s, \"difference\": ", res->equivalent ? "true" : "false");
+    if (res->equivalent) fputs("null", f); else cli_json_string(f, res->why);
+    fputc('}', f);
+  }
+  fputs(", \"fault\": ", f);
+  if (res->fault.happened) cli_json_string(f, res->fault.message); else fputs("null", f);
+  fputs("}\n", f);
+}

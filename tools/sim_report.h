@@ -1,0 +1,51 @@
+/* Running a kernel on a chosen machine and reporting the metrics, shared by `reconv sim` and
+ * `reconv compare`: sim_execute transforms (wave mode), runs, optionally checks against the
+ * thread-level interpreter, and keeps everything a report needs. */
+#ifndef RECONV_SIM_REPORT_H
+#define RECONV_SIM_REPORT_H
+
+#include "cli.h"
+#include "reconv/sim.h"
+#include "reconv/transform.h"
+
+enum { SIM_MODE_THREAD, SIM_MODE_IPDOM, SIM_MODE_WAVE };
+const char *sim_mode_name(int mode);
+
+typedef struct sim_request {
+  int mode;
+  const char *pipeline; /* wave mode, thread-level input: the passes that lower it */
+  bool check;           /* compare with the thread-level interpreter */
+  bool timeline;        /* record wave timeline_wave */
+  uint32_t timeline_wave;
+} sim_request;
+
+typedef struct sim_result {
+  int mode;
+  const rc_kernel *orig; /* the input kernel */
+  rc_kernel *ran;        /* the kernel that ran: the input, or its transformed copy */
+  rc_module *own;        /* the module of that copy */
+  const char *pipeline;  /* the passes applied, or NULL */
+  rc_stats pass_stats;
+  rc_memory mem;         /* the memory the run left */
+  rc_run_stats stats;
+  rc_fault fault;
+  bool checked, equivalent;
+  char why[640];
+  rc_timeline timeline;
+} sim_result;
+
+/* Returns 0 when the machine ran (check the fault and the verdict in res), -1 after reporting an
+ * error (bad input, a failing pipeline, a fault of the thread-level run used for --check). In wave
+ * mode a thread-level k is copied (into a module of its own, under its name) and transformed by the
+ * pipeline. res must be freed with sim_result_free either way. */
+int sim_execute(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
+                sim_result *res);
+void sim_result_free(sim_result *res);
+
+void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s);
+void sim_report_json(FILE *f, const sim_result *res, const rc_run_spec *s);
+
+/* Static counts of a kernel: blocks, and blocks flagged !flow / !guard / !virtual. */
+uint32_t sim_count_blocks(const rc_kernel *k, uint32_t flags);
+
+#endif
