@@ -144,6 +144,14 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
                         const rc_cycle_info *ci, unsigned flags);
 void rc_uniformity_free(rc_uniformity *u);
 
+/* Is v the same for every thread of a launch, whatever the control flow: made only of constants,
+ * kernel parameters and launch-uniform queries (@global_size, ...) by pure instructions (no phi,
+ * load, alloca, per-thread query or call with side effects)? Stronger than uniform: a uniform loop
+ * counter is the same for the threads that reach a point together, not at every point in time.
+ * memo holds one byte per value id (k->nvalues + 1 bytes, zeroed by the caller) and may be shared
+ * by many queries on one kernel; the walk is iterative. src/analysis/invariance.c. */
+bool rc_launch_invariant(const rc_value *v, uint8_t *memo);
+
 /* ---- structure checks ------------------------------------------------------------------------------------
  * Each returns whether the property holds and, when `where` is not NULL, appends the offending
  * blocks (block ids) or edges (pairs of block ids: from, to) to it. Only blocks reachable from the

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h> /* free, used by rc_vec_free */
 
 #ifdef __cplusplus
 extern "C" {

@@ -133,11 +133,20 @@ void sim_decode(sim_code *c, const rc_kernel *k, const rc_frame_layout *layout) 
   c->block_pc = rc_xcalloc(k->nblocks ? k->nblocks : 1, sizeof *c->block_pc);
   c->block_len = rc_xcalloc(k->nblocks ? k->nblocks : 1, sizeof *c->block_len);
   uint32_t pc = 0;
+  /* The step budget charges the instructions a thread of the original kernel would execute: the
+   * non-phi instructions of the blocks traces record. Blocks a transform inserted (!flow, !guard,
+   * !virtual) cost nothing, so a budget chosen for a kernel holds for every transform of it; a
+   * separate cap on block entries (interp.c) still stops a loop of inserted blocks. */
+  c->budget_len = rc_xcalloc(k->nblocks ? k->nblocks : 1, sizeof *c->budget_len);
   for (uint32_t b = 0; b < k->nblocks; b++) {
     c->block_pc[b] = pc;
+    bool charged = !(k->blocks[b]->bflags & RC_BLOCK_SYNTHETIC);
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
       c->block_len[b]++;
-      if (i->op != RC_OP_PHI) pc++;
+      if (i->op != RC_OP_PHI) {
+        pc++;
+        if (charged) c->budget_len[b]++;
+      }
     }
   }
   decoder d = {0};
@@ -169,6 +178,7 @@ void sim_code_free(sim_code *c) {
   free((void *)c->src);
   free(c->block_pc);
   free(c->block_len);
+  free(c->budget_len);
   free(c->edges);
   free(c->copies);
   free(c->cases);

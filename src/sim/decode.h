@@ -50,6 +50,7 @@ typedef struct sim_code {
   uint32_t nblocks;
   uint32_t *block_pc;   /* per block: pc of its first non-phi instruction */
   uint32_t *block_len;  /* per block: number of instructions, phis included */
+  uint32_t *budget_len; /* per block: what entering it costs of the step budget (see sim_decode) */
   sim_edge *edges;
   uint32_t nedges;
   sim_copy *copies;

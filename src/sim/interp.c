@@ -25,6 +25,8 @@ typedef struct sim_thread {
   int state;
   uint32_t barrier_pc;  /* where it waits (state T_BARRIER) */
   uint64_t steps;       /* instructions of the blocks it entered */
+  uint64_t charged;     /* what the step budget counts of them (sim_decode) */
+  uint64_t entries;     /* blocks it entered */
   uint32_t lid[3], gid[3];
   uint64_t linear;      /* linear global id */
   uint32_t lane;        /* local linear id % wave size */
@@ -40,6 +42,7 @@ typedef struct interp {
   rc_memory *mem;
   rc_addr_map map;
   uint64_t budget;
+  uint64_t max_entries;        /* blocks a thread may enter: 8 x budget (loops of inserted blocks) */
   uint32_t local[3], ngroups[3];
   uint32_t group[3], gsize[3]; /* the current work-group and its actual size */
   sim_slot *params;            /* the value of every parameter */
@@ -173,12 +176,22 @@ static void trace_push(rc_u32vec *v, uint32_t block) {
   v->data[v->len++] = block;
 }
 
+/* The step budget ran out: too many instructions of the kernel's own blocks, or too many blocks
+ * entered at all (a loop of inserted blocks, which cost no steps). */
+static int budget_fault(interp *it, const sim_thread *t, uint32_t pc) {
+  if (t->charged > it->budget)
+    return fault_at(it, t, pc, "step budget of %" PRIu64 " instructions per thread exceeded (raise it with --steps)",
+                    it->budget);
+  return fault_at(it, t, pc, "entered more than %" PRIu64 " blocks (8 x the step budget; raise it with --steps)",
+                  it->max_entries);
+}
+
 /* Run thread t until it returns (STOP_DONE), reaches a barrier (STOP_BARRIER) or faults. */
 static int run_thread(interp *it, sim_thread *t) {
   const sim_inst *code = it->code.inst;
   const sim_edge *edges = it->code.edges;
   const sim_copy *copies = it->code.copies;
-  const uint32_t *block_len = it->code.block_len;
+  const uint32_t *block_len = it->code.block_len, *budget_len = it->code.budget_len;
   sim_slot *S = t->slots;
   uint32_t pc = t->pc;
   uint32_t e;
@@ -284,9 +297,8 @@ static int run_thread(interp *it, sim_thread *t) {
       for (uint32_t c = 0; c < ed->ncopies; c++) S[copies[ed->copy + c].dst] = S[copies[ed->copy + c].src];
     }
     t->steps += block_len[ed->block];
-    if (t->steps > it->budget)
-      return fault_at(it, t, pc, "step budget of %" PRIu64 " instructions per thread exceeded "
-                                 "(raise it with --steps)", it->budget);
+    t->charged += budget_len[ed->block];
+    if (t->charged > it->budget || ++t->entries > it->max_entries) return budget_fault(it, t, pc);
     if (it->want_traces) trace_push(&t->trace, ed->block);
     it->block_entries[ed->block]++;
     pc = ed->pc;
@@ -322,13 +334,13 @@ static int start_thread(interp *it, sim_thread *t, uint32_t l) {
   t->state = T_RUNNING;
   t->pc = it->code.block_pc[0];
   t->steps = it->code.block_len[0];
+  t->charged = it->code.budget_len[0];
+  t->entries = 1;
   t->counted = false;
   t->trace.len = 0;
   if (it->want_traces) trace_push(&t->trace, 0);
   it->block_entries[0]++;
-  if (t->steps > it->budget)
-    return fault_at(it, t, t->pc, "step budget of %" PRIu64 " instructions per thread exceeded "
-                                  "(raise it with --steps)", it->budget);
+  if (t->charged > it->budget) return budget_fault(it, t, t->pc);
   return STOP_DONE;
 }
 
@@ -492,6 +504,7 @@ int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memo
   it->mem = mem;
   it->fault = fault;
   it->budget = s->step_budget ? s->step_budget : RC_DEFAULT_STEP_BUDGET;
+  it->max_entries = it->budget > UINT64_MAX / 8 ? UINT64_MAX : 8 * it->budget;
   it->want_traces = traces != NULL;
   int rc = setup(ctx, it);
   for (uint32_t gz = 0; rc == 0 && gz < it->ngroups[2]; gz++)

@@ -38,7 +38,7 @@ static void ipdom_prepare(sim_run *r) {
     /* blocks outside the tree are unreachable and never run; treat them as reconverging at exit */
     r->ipdom[b] = rc_domtree_contains(&pdom, b) ? pdom.idom[b] : k->nblocks;
     for (const rc_instr *i = k->blocks[b]->first; i && i->op == RC_OP_PHI; i = i->next) r->nphis[b]++;
-    r->step_len[b] = r->code.block_len[b]; /* as the interpreter counts */
+    r->step_len[b] = r->code.budget_len[b]; /* as the interpreter counts */
   }
   rc_domtree_free(&pdom);
   rc_cfg_free(&g);

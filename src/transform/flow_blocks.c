@@ -208,7 +208,7 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
     rc_instr *def = same ? rc_value_instr(same) : NULL;
     if (!same) {
       result = rc_undef(r->k, ty);
-    } else if (!differ && (!def || rc_dominates(dom, def->parent->id, f->block->id))) {
+    } else if (!differ && (!def || (def->parent != f->block && rc_dominates(dom, def->parent->id, f->block->id)))) {
       result = same;
     } else {
       result = merge_value_phi(r, cur, ty, vals.data);

@@ -147,8 +147,13 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
     }
     if (!trivial && nusers) continue;
     if (trivial && same && nusers) {
+      /* `same` must strictly dominate the phi's block: a phi [v, undef] whose v is defined in its own
+       * block (another phi there, say) reads v's value from the previous pass through the block,
+       * which is not v's value after it (found by the property tests: a value carried around a
+       * cycle of flow blocks took the new value of a sibling phi). */
       rc_instr *def = rc_value_instr(same);
-      if (def && !(def->parent && rc_dominates(&dom, def->parent->id, phi->parent->id))) continue;
+      if (def && !(def->parent && def->parent != phi->parent && rc_dominates(&dom, def->parent->id, phi->parent->id)))
+        continue;
     }
     rc_value *repl = same ? same : rc_undef(k, (rc_type)phi->v.type);
     for (uint32_t u = 0; u < users[pi].len; u++) {

@@ -178,12 +178,15 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
   r.root.parent = r.root.first_child = r.root.last_child = r.root.next = r.root.prev = RC_NONE;
   r.entry = 0;
   for (uint32_t b = 0; b < k->nblocks; b++) reconv_new_node(&r, k->blocks[b], divergent_term(k, &a.unif, b));
-  /* the uniform branches, to be marked as such in the output (see below) */
+  /* the uniform branches on launch-invariant conditions, to be marked as such in the output */
   rc_instr_vec uniform_terms = {0};
+  uint8_t *inv = rc_xcalloc(k->nvalues + 1, 1);
   for (uint32_t b = 0; b < k->nblocks; b++) {
     rc_instr *t = rc_block_term(k->blocks[b]);
-    if (t && t->ntargets >= 2 && !a.unif.divergent_branch[b]) rc_vec_push(&uniform_terms, t);
+    if (t && t->ntargets >= 2 && !a.unif.divergent_branch[b] && t->nops && rc_launch_invariant(t->ops[0], inv))
+      rc_vec_push(&uniform_terms, t);
   }
+  free(inv);
   /* values cross edges only through phis while edges move (see live_in_phis.c) */
   rc_instr_vec exposed = {0};
   rc_ssa_expose_live_ins(k, &exposed);
@@ -266,11 +269,14 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
   rc_vec_free(&final_order);
 
   int rc = reconv_materialize_flows(&r);
-  /* A uniform branch keeps its condition (the same value for the same threads) and no flow block is
-   * put between its dynamic instances, so it stays uniform; but the analysis of the output can no
-   * longer prove it, since the flow blocks join divergent paths in front of values it depends on.
-   * The transform says so with !uniform (thesis: uniform branches are preserved). The wave
-   * simulator checks it at run time: a scalar branch whose active lanes disagree is a fault. */
+  /* A uniform branch whose condition is the same for every thread of the launch (computed from
+   * constants and kernel parameters only) stays uniform whatever threads meet there; but the
+   * analysis of the output may no longer prove it, e.g. when flow blocks made its region an
+   * irreducible cycle, which the analysis treats as divergent. The transform says so with
+   * !uniform (thesis: uniform branches are preserved). A branch that is uniform only per dynamic
+   * instance (a uniform loop's counter) is not marked: the lowered code can merge lanes from
+   * different iterations, so the analysis of the output decides, and a further round reroutes it if
+   * it is divergent there. The wave simulator checks every scalar branch at run time. */
   for (uint32_t i = 0; rc == 0 && i < uniform_terms.len; i++) {
     rc_instr *t = uniform_terms.data[i];
     if (t->parent && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH) && !(t->iflags & RC_IF_DIVERGENT))
@@ -331,10 +337,14 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
   bool force = rc_pass_arg_get(args, "force") != NULL;
   bool cond2 = rc_pass_arg_get(args, "cond2") != NULL;
   bool trace = rc_pass_arg_get(args, "trace") != NULL;
+  const char *mr = rc_pass_arg_get(args, "max-rounds");
+  uint32_t max_rounds = mr && *mr ? (uint32_t)strtoul(mr, NULL, 10) : 4;
+  if (max_rounds < 1) max_rounds = 1;
   for (uint32_t i = 0; args && i < args->n; i++) {
     const char *key = args->items[i].key;
     if (strcmp(key, "order") && strcmp(key, "blocks") && strcmp(key, "all-divergent") && strcmp(key, "force") &&
-        strcmp(key, "cond2") && strcmp(key, "trace"))
+        strcmp(key, "cond2") && strcmp(key, "trace") &&
+        strcmp(key, "max-rounds"))
       return rc_error(ctx, "reconverge: unknown option '%s'", key);
   }
 
@@ -387,9 +397,10 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
     if (rc) break;
     where.len = 0;
     if (reconverging_now(k, unif_flags, &where, &uniform_after)) break;
-    if (rounds == 4) {
-      rc = rc_error(ctx, "reconverge: @%s is still not reconverging at block %s after %u rounds (a bug in reconv)",
-                    k->name, where.len ? k->blocks[where.data[0]]->name : "?", rounds);
+    if (rounds >= max_rounds) {
+      rc = rc_error(ctx, "reconverge: @%s is still not reconverging at block %s after %u round%s%s",
+                    k->name, where.len ? k->blocks[where.data[0]]->name : "?", rounds, rounds > 1 ? "s" : "",
+                    max_rounds < 4 ? " (max-rounds)" : " (a bug in reconv)");
       break;
     }
     if (ro.order == RC_ORDER_CUSTOM) ro.order = RC_ORDER_DFPD; /* new blocks are not in the list */

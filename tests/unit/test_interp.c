@@ -524,14 +524,31 @@ TEST(interp_step_budget) {
                "per thread exceeded (raise it with --steps)");
   /* the default budget also stops it */
   expect_fault(loop, "--arg out=i32[1]", "step budget of 1000000 instructions");
-  /* a budget exactly the size of the run is enough: entry 1 + L 4 * 3 + E 1 */
+  /* a budget exactly the size of the run is enough: entry 1 + L 3 * 3 + E 1 (phis cost nothing);
+   * the statistics count every instruction, phis included */
   const char *three = "kernel @k(ptr %out) {\nentry:\n  jmp L\nL:\n  %i = phi i32 [0, entry], [%i1, L]\n"
                       "  %i1 = add i32 %i, 1\n  %c = icmp ult i32 %i1, 3\n  br %c, L, E\nE:\n  ret\n}\n";
   run r;
-  CHECK_EQ_INT(run_text(&r, three, "--arg out=i32[1] --steps 14"), 0);
+  CHECK_EQ_INT(run_text(&r, three, "--arg out=i32[1] --steps 11"), 0);
   CHECK_EQ_INT(r.st.instructions, 14);
   run_free(&r);
-  expect_fault(three, "--arg out=i32[1] --steps 13", "step budget of 13");
+  expect_fault(three, "--arg out=i32[1] --steps 10", "step budget of 10");
+}
+
+/* Blocks a transform inserted cost no steps, so the budget of a kernel holds for its transforms;
+ * a thread that only loops through inserted blocks is stopped by the cap on block entries. */
+TEST(interp_step_budget_skips_inserted_blocks) {
+  const char *with_flow = "kernel @k(ptr %out) {\nentry:\n  jmp L\nL:\n  %i = phi i32 [0, entry], [%i1, F]\n"
+                          "  %i1 = add i32 %i, 1\n  %c = icmp ult i32 %i1, 3\n  jmp F\n"
+                          "F: !flow\n  %d = xor i1 %c, true\n  br %d, E, L\nE:\n  ret\n}\n";
+  run r;
+  CHECK_EQ_INT(run_text(&r, with_flow, "--arg out=i32[1] --steps 11"), 0);
+  CHECK_EQ_INT(r.st.instructions, 14 + 3 * 2); /* F's two instructions, three times */
+  run_free(&r);
+  expect_fault(with_flow, "--arg out=i32[1] --steps 10", "step budget of 10");
+  const char *spin = "kernel @k(ptr %out) {\nentry:\n  jmp F\nF: !flow\n  jmp G\nG: !guard\n  jmp F\n}\n";
+  expect_fault(spin, "--arg out=i32[1] --steps 100",
+               "thread 0: entered more than 800 blocks (8 x the step budget; raise it with --steps)");
 }
 
 TEST(interp_unreachable_and_thread_ids_in_faults) {
