@@ -79,7 +79,7 @@ static const rc_pass_info passes[] = {
     {"reconverge",
      "make the CFG reconverging (thesis 4.3); options: order=dfpd|df|bf|bfpd|rpot|domreg|custom, "
      "blocks=A:B:C (custom order), all-divergent, force (run even if already reconverging), "
-     "cond2 (the thesis's Condition 2), trace",
+     "cond2 (the thesis's Condition 2), trace, max-rounds=N (default 4)",
      rc_pass_reconverge, RC_LEVEL_THREAD},
     {"ssa-repair", "restore SSA dominance and phi incomings after CFG edits", rc_pass_ssa_repair,
      RC_LEVEL_THREAD},
