@@ -1,6 +1,6 @@
 /* reconv compare: one kernel, every strategy for running divergent control flow on a wave, one table.
- * A strategy is a machine plus the passes that prepare the kernel for it; adding one (LLVM's
- * structurizecfg, a linearization) is one line in `strategies`. Every row is checked against the
+ * A strategy is a machine plus the passes that prepare the kernel for it (reconv's, and LLVM's run
+ * by LLVM); adding one is one line in `strategies`. Every row is checked against the
  * thread-level interpreter (traces and memory). */
 #include "cli_spec.h"
 #include "commands.h"
@@ -14,24 +14,35 @@ typedef struct strategy {
   const char *name;     /* the row's label */
   int mode;             /* SIM_MODE_IPDOM: the original on the IPDOM stack; SIM_MODE_WAVE: lowered */
   const char *pipeline; /* wave mode: the passes from the thread-level kernel to a wave kernel */
+  const char *llvm_passes; /* wave mode: LLVM's passes first, run by LLVM (needs the LLVM bridge) */
 } strategy;
 
+/* LLVM's structurizer as AMDGPU prepares it (its pre-ISel passes): no switches, one return (AMDGPU
+ * merges the divergent ones; the new pass manager of LLVM 14 only has mergereturn, which merges
+ * all), a reducible CFG, loops with one exit, then StructurizeCFG (which under the new pass manager
+ * structurizes uniform regions too). */
+#define LLVM_STRUCTURIZER "lowerswitch,mergereturn,fix-irreducible,unify-loop-exits,structurizecfg" 
+
 static const strategy strategies[] = {
-    {"ipdom", SIM_MODE_IPDOM, NULL},
-    {"reconverge[dfpd]+lower", SIM_MODE_WAVE, "reconverge[order=dfpd],lower"},
-    {"reconverge[df]+lower", SIM_MODE_WAVE, "reconverge[order=df],lower"},
-    {"reconverge[bf]+lower", SIM_MODE_WAVE, "reconverge[order=bf],lower"},
-    {"reconverge[bfpd]+lower", SIM_MODE_WAVE, "reconverge[order=bfpd],lower"},
-    {"reconverge[rpot]+lower", SIM_MODE_WAVE, "reconverge[order=rpot],lower"},
-    {"reconverge[domreg]+lower", SIM_MODE_WAVE, "reconverge[order=domreg],lower"},
+    {"ipdom", SIM_MODE_IPDOM, NULL, NULL},
+    {"reconverge[dfpd]+lower", SIM_MODE_WAVE, "reconverge[order=dfpd],lower", NULL},
+    {"reconverge[df]+lower", SIM_MODE_WAVE, "reconverge[order=df],lower", NULL},
+    {"reconverge[bf]+lower", SIM_MODE_WAVE, "reconverge[order=bf],lower", NULL},
+    {"reconverge[bfpd]+lower", SIM_MODE_WAVE, "reconverge[order=bfpd],lower", NULL},
+    {"reconverge[rpot]+lower", SIM_MODE_WAVE, "reconverge[order=rpot],lower", NULL},
+    {"reconverge[domreg]+lower", SIM_MODE_WAVE, "reconverge[order=domreg],lower", NULL},
+#ifdef RECONV_HAVE_LLVM
+    {"llvm-structurizecfg+lower", SIM_MODE_WAVE, "lower[norepair]", LLVM_STRUCTURIZER},
+#endif
 };
 enum { NSTRATEGIES = sizeof strategies / sizeof strategies[0] };
 
 static const char help[] =
     "usage: reconv compare [options] FILE [run specification]\n\n"
     "Run the kernel under every strategy and print one table: the IPDOM reconvergence stack on\n"
-    "the original kernel, and reconverge (each block ordering) followed by lower on the wave\n"
-    "simulator. Columns: blocks and flow blocks of the program that runs; vector, scalar and mask\n"
+    "the original kernel, reconverge (each block ordering) followed by lower on the wave\n"
+    "simulator, and (with the LLVM bridge) LLVM's own fix-irreducible,unify-loop-exits,\n"
+    "structurizecfg followed by lower. Columns: blocks and flow blocks of the program that runs; vector, scalar and mask\n"
     "instructions issued; SIMD efficiency; blocks entered by waves; duplicate block executions;\n"
     "and the verdict of comparing every thread with the thread-level interpreter. Exit status: 0\n"
     "when every strategy is equivalent, 1 when one is not (or faults) or on bad input, 2 wrong usage.\n\n"
@@ -54,9 +65,9 @@ typedef struct row {
 /* The first error of a strategy goes into its row instead of standard error. */
 static void keep_first_error(void *user, const rc_diag *d) {
   row *r = user;
-  if (d->severity == RC_SEV_ERROR && !r->error[0]) rc_diag_format(d, r->error, sizeof r->error);
-  size_t n = strlen(r->error);
-  while (n && r->error[n - 1] == '\n') r->error[--n] = 0;
+  if (d->severity != RC_SEV_ERROR || r->error[0]) return;
+  if (d->file) snprintf(r->error, sizeof r->error, "%s: %s", d->file, d->message);
+  else snprintf(r->error, sizeof r->error, "%s", d->message);
 }
 
 static const char *verdict(const row *r, char *buf, size_t len) {
@@ -197,7 +208,11 @@ int cmd_compare(int argc, char **argv) {
       r->ctx = ctx;
       r->ctx.diag = keep_first_error;
       r->ctx.diag_user = r;
-      sim_request req = {strategies[i].mode, strategies[i].pipeline, true, false, 0};
+      sim_request req = {0};
+      req.mode = strategies[i].mode;
+      req.pipeline = strategies[i].pipeline;
+      req.llvm_passes = strategies[i].llvm_passes;
+      req.check = true;
       r->ran = sim_execute(&r->ctx, k, &s, &req, &r->res) == 0;
       if (!r->ran && !r->error[0]) snprintf(r->error, sizeof r->error, "failed");
       all &= r->ran && !r->res.fault.happened && r->res.equivalent;

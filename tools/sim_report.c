@@ -1,6 +1,10 @@
 /* Running a kernel on a machine and reporting it (see sim_report.h). */
 #include "sim_report.h"
 
+#ifdef RECONV_HAVE_LLVM
+#include "reconv/llvm.h"
+#endif
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +24,48 @@ uint32_t sim_count_blocks(const rc_kernel *k, uint32_t flags) {
   return n;
 }
 
-/* A copy of k, in a module of its own so that it keeps k's name, transformed by the pipeline into a
- * wave kernel. */
-static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const char *pipeline) {
-  res->own = rc_module_new(ctx, k->mod->filename);
-  rc_kernel *c = rc_kernel_clone(res->own, k, k->name);
+/* k after LLVM's passes: exported to LLVM IR, imported back through the passes (run by LLVM in a
+ * child process; the blocks they insert come back marked !flow or !virtual), in a module of its
+ * own. */
+static rc_kernel *llvm_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const char *passes) {
+#ifdef RECONV_HAVE_LLVM
+  rc_llvm_export_opts eo = {k, false};
+  char *text = NULL;
+  size_t len = 0;
+  if (rc_llvm_export(ctx, k->mod, &eo, &text, &len) != 0) return NULL;
+  rc_strbuf name;
+  rc_sb_init(&name);
+  rc_sb_printf(&name, "%s, @%s exported.ll", k->mod->filename ? k->mod->filename : "kernel", k->name);
+  rc_llvm_import_opts io = {0};
+  io.passes = passes;
+  io.data = text;
+  io.data_len = len;
+  res->own = rc_llvm_import_file(ctx, name.data, &io);
+  rc_sb_free(&name);
+  free(text);
+  rc_kernel *c = res->own ? rc_module_find_kernel(res->own, k->name) : NULL;
+  if (res->own && !c) rc_error(ctx, "@%s did not come back from LLVM", k->name);
+  return c;
+#else
+  (void)res;
+  (void)k;
+  rc_error(ctx, "LLVM passes '%s': reconv was built without the LLVM bridge", passes);
+  return NULL;
+#endif
+}
+
+/* A copy of k, in a module of its own so that it keeps k's name (after LLVM's passes, if any),
+ * transformed by the pipeline into a wave kernel. */
+static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const char *pipeline,
+                             const char *llvm_passes) {
+  rc_kernel *c;
+  if (llvm_passes) {
+    c = llvm_copy(ctx, res, k, llvm_passes);
+    if (!c) return NULL;
+  } else {
+    res->own = rc_module_new(ctx, k->mod->filename);
+    c = rc_kernel_clone(res->own, k, k->name);
+  }
   if (rc_pipeline_run(ctx, c, pipeline, NULL, &res->pass_stats) != 0) return NULL;
   if (c->level != RC_LEVEL_WAVE) {
     rc_error(ctx, "the pipeline '%s' left @%s at thread level; end it with lower", pipeline, k->name);
@@ -75,7 +116,7 @@ int sim_execute(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_reque
   res->ran = k;
   if (req->mode == SIM_MODE_WAVE && k->level == RC_LEVEL_THREAD) {
     res->pipeline = req->pipeline;
-    res->ran = lower_copy(ctx, res, k, req->pipeline);
+    res->ran = lower_copy(ctx, res, k, req->pipeline, req->llvm_passes);
     if (!res->ran) return -1;
   }
   res->timeline.wave = req->timeline_wave;

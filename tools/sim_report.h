@@ -17,6 +17,8 @@ typedef struct sim_request {
   bool check;           /* compare with the thread-level interpreter */
   bool timeline;        /* record wave timeline_wave */
   uint32_t timeline_wave;
+  const char *llvm_passes; /* wave mode: LLVM passes run on the kernel first (exported to LLVM IR
+                              and imported back), e.g. LLVM's structurizer; needs the LLVM bridge */
 } sim_request;
 
 typedef struct sim_result {

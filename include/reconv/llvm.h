@@ -18,6 +18,9 @@ typedef struct rc_llvm_import_opts {
   const char *opt_level;       /* .cl: "0".."3", default "2" */
   const char *const *defines;  /* .cl: -D NAME[=VALUE] */
   unsigned ndefines;
+  const char *data;            /* .ll/.bc: the input itself, in memory (path then only names it and
+                                  its extension says which of the two it is); NULL: read path */
+  size_t data_len;
 } rc_llvm_import_opts;
 
 /* Import every kernel of a .ll, .bc or .cl file. Errors (including unsupported instructions, named

@@ -80,15 +80,13 @@ typedef struct bridge_diags {
 } bridge_diags;
 void bridge_diags_install(LLVMContextRef c, bridge_diags *d);
 
-/* Read path (.ll, .bc, .cl) into an LLVM module of context c, run the pass pipeline o->passes and
- * the scalarizer, and verify the result. *source receives the text of .ll/.cl files (for the
- * run-spec comments and for locating definitions), malloc'ed, or NULL for bitcode; the caller
- * frees it also after a failure. When o->passes is given, `blocks_before` (initialised by the
- * caller) receives every block that existed before the passes, with its name (malloc'ed), so that
- * blocks the passes inserted can be told apart. */
+/* Read path (.ll, .bc, .cl) into an LLVM module of context c, run the pass pipeline o->passes (in a
+ * child process, so that a crash of LLVM's passes is an error, not a crash of reconv; the blocks it
+ * inserted come back marked with reconv.flow / reconv.virtual metadata) and the scalarizer, and
+ * verify the result. *source receives the text of .ll/.cl files (for the run-spec comments and for
+ * locating definitions), malloc'ed, or NULL for bitcode; the caller frees it also after a failure. */
 int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLVMContextRef c,
-                bridge_diags *diags, LLVMModuleRef *out, char **source, size_t *source_len,
-                ptrmap *blocks_before);
+                bridge_diags *diags, LLVMModuleRef *out, char **source, size_t *source_len);
 /* Run a new-pass-manager pipeline on m with a target machine for its triple when LLVM has that
  * target. Returns 0 or -1 after reporting (invalid pipeline, invalid result). */
 int bridge_run_passes(rc_ctx *ctx, const char *path, LLVMModuleRef m, const char *pipeline);
@@ -160,7 +158,6 @@ typedef struct importer {
   rc_instr *prologue_last; /* last instruction of the entry prologue (local memory, constants) */
   LLVMValueRef cur;  /* the instruction being imported, for diagnostics */
   RC_VEC(imp_phi) phis;
-  ptrmap *blocks_before; /* blocks before --llvm-passes ran (NULL: no passes) -> name */
   uint8_t *reached;  /* per block id: reachable from the entry */
   bool unreachable;  /* importing a block the entry does not reach: operands defined later in
                         dead code read as undef */

@@ -309,18 +309,6 @@ static void set_positions(importer *im, LLVMValueRef inst, rc_block *b, rc_instr
   }
 }
 
-/* Blocks LLVM's passes inserted are marked like reconv's own inserted blocks, so that trace
- * equivalence skips them: StructurizeCFG's "Flow" blocks as flow blocks, others (fix-irreducible's
- * "irr.guard", unify-loop-exits' "loop.exit.guard", split blocks) as virtual. */
-static uint32_t inserted_by_passes(importer *im, LLVMBasicBlockRef bb) {
-  if (!im->blocks_before) return 0;
-  size_t n;
-  const char *name = LLVMGetValueName2(LLVMBasicBlockAsValue(bb), &n);
-  const char *old = ptrmap_get(im->blocks_before, bb);
-  if (old && strlen(old) == n && memcmp(old, name, n) == 0) return 0;
-  return n >= 4 && memcmp(name, "Flow", 4) == 0 ? RC_BLOCK_FLOW : RC_BLOCK_VIRTUAL;
-}
-
 static int import_kernel(importer *im, LLVMValueRef fn) {
   im->fn = fn;
   size_t n;
@@ -360,7 +348,6 @@ static int import_kernel(importer *im, LLVMValueRef fn) {
     rc_block *b = rc_block_new(im->k, bname.data);
     ptrmap_put(&im->blocks, bbs[i], b);
     rc_sb_free(&bname);
-    b->bflags |= inserted_by_passes(im, bbs[i]);
   }
   im->entry = im->k->blocks[0];
   uint32_t *order = rc_xmalloc(nb * sizeof *order);
@@ -455,10 +442,7 @@ rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_impo
   rc_module *m = NULL;
   LLVMValueRef *fns = NULL;
   bridge_run_comments rcs = {0};
-  ptrmap before;
-  ptrmap_init(&before);
-  if (bridge_load(ctx, path, opts, im.lctx, &diags, &im.lmod, &text, &text_len, &before)) goto done;
-  if (opts && opts->passes && *opts->passes) im.blocks_before = &before;
+  if (bridge_load(ctx, path, opts, im.lctx, &diags, &im.lmod, &text, &text_len)) goto done;
   im.text = text;
   im.text_len = text_len;
   size_t plen = strlen(path);
@@ -501,8 +485,6 @@ rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_impo
     m = NULL;
   }
 done:
-  for (uint32_t i = 0; i < before.cap; i++) free(before.vals[i]);
-  ptrmap_free(&before);
   free(fns);
   bridge_run_comments_free(&rcs);
   free(text);

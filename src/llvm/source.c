@@ -5,14 +5,19 @@
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void on_diag(LLVMDiagnosticInfoRef di, void *user) {
   bridge_diags *d = user;
@@ -136,17 +141,149 @@ static void record_blocks(LLVMModuleRef m, ptrmap *blocks) {
     }
 }
 
+/* Blocks the user's passes inserted are marked like reconv's own inserted blocks (the metadata the
+ * export writes and the import reads), so that trace equivalence skips them: StructurizeCFG's
+ * "Flow" blocks as flow blocks, others (fix-irreducible's "irr.guard", unify-loop-exits'
+ * "loop.exit.guard", split blocks) as virtual. A block is new when it was not there before, or
+ * kept its place but changed its name. */
+static void mark_inserted_blocks(LLVMModuleRef m, const ptrmap *before) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMValueRef empty = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
+  unsigned md_flow = LLVMGetMDKindIDInContext(c, "reconv.flow", 11);
+  unsigned md_virtual = LLVMGetMDKindIDInContext(c, "reconv.virtual", 14);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+      size_t n;
+      const char *name = LLVMGetValueName2(LLVMBasicBlockAsValue(bb), &n);
+      const char *old = ptrmap_get(before, bb);
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+      if ((old && strlen(old) == n && memcmp(old, name, n) == 0) || !term) continue;
+      LLVMSetMetadata(term, n >= 4 && memcmp(name, "Flow", 4) == 0 ? md_flow : md_virtual, empty);
+    }
+}
+
+static bool write_all(int fd, const void *data, size_t len) {
+  const char *p = data;
+  while (len) {
+    ssize_t w = write(fd, p, len);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    len -= (size_t)w;
+  }
+  return true;
+}
+
+/* The child's side of run_user_passes: run the pipeline, mark what it inserted, and send back
+ * 'B' + bitcode, or 'E' + an error message (reported as the parent's own). */
+static void keep_message(void *user, const rc_diag *d) {
+  rc_strbuf *msg = user;
+  if (d->severity == RC_SEV_ERROR && !msg->len) rc_sb_puts(msg, d->message);
+}
+
+static void user_passes_child(int fd, LLVMModuleRef m, const char *path, const char *pipeline,
+                              const ptrmap *before) {
+  rc_ctx ctx;
+  rc_ctx_init(&ctx);
+  rc_strbuf msg;
+  rc_sb_init(&msg);
+  ctx.diag = keep_message;
+  ctx.diag_user = &msg;
+  if (bridge_run_passes(&ctx, path, m, pipeline) != 0) {
+    bool ok = write_all(fd, "E", 1) && write_all(fd, msg.data ? msg.data : "", msg.len);
+    _exit(ok ? 1 : 3);
+  }
+  mark_inserted_blocks(m, before);
+  LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
+  bool ok = write_all(fd, "B", 1) && write_all(fd, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf));
+  _exit(ok ? 0 : 3);
+}
+
+/* The user's --llvm-passes run in a child process: LLVM's passes can crash on inputs they do not
+ * expect (LLVM 14's fix-irreducible dies on irreducible cycles nested in irreducible cycles), and
+ * bad input must not crash reconv. The child sends the result back as bitcode, which replaces *m
+ * (in the same context). The child inherits standard error, so passes that print (print<...>)
+ * still do. */
+static int run_user_passes(rc_ctx *ctx, const char *path, LLVMContextRef c, LLVMModuleRef *m,
+                           const char *pipeline) {
+  ptrmap before;
+  ptrmap_init(&before);
+  record_blocks(*m, &before);
+  int fds[2];
+  int rc = -1;
+  if (pipe(fds) != 0) {
+    rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot run LLVM's passes: pipe: %s", strerror(errno));
+    goto done;
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot run LLVM's passes: fork: %s", strerror(errno));
+    close(fds[0]);
+    close(fds[1]);
+    goto done;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    user_passes_child(fds[1], *m, path, pipeline, &before);
+  }
+  close(fds[1]);
+  rc_strbuf got;
+  rc_sb_init(&got);
+  char buf[65536];
+  for (;;) {
+    ssize_t r = read(fds[0], buf, sizeof buf);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    for (ssize_t i = 0; i < r; i++) rc_sb_putc(&got, buf[i]);
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    rc_report(ctx, RC_SEV_ERROR, path, 0, 0,
+              "LLVM pass pipeline '%s' crashed (signal %d%s%s); this is a failure of LLVM's passes on "
+              "this input, reconv is unaffected",
+              pipeline, sig, strsignal(sig) ? ": " : "", strsignal(sig) ? strsignal(sig) : "");
+  } else if (got.len && got.data[0] == 'E') {
+    rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "%.*s", (int)got.len - 1, got.data + 1);
+  } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !got.len || got.data[0] != 'B') {
+    rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "LLVM pass pipeline '%s' failed (the process running it "
+              "ended with status %d)", pipeline, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  } else {
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(got.data + 1, got.len - 1, path, 0);
+    LLVMModuleRef fresh = NULL;
+    bool bad = LLVMParseBitcodeInContext2(c, mb, &fresh);
+    LLVMDisposeMemoryBuffer(mb);
+    if (bad) {
+      rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot read back the result of LLVM pass pipeline '%s'", pipeline);
+    } else {
+      LLVMDisposeModule(*m);
+      *m = fresh;
+      rc = 0;
+    }
+  }
+  rc_sb_free(&got);
+done:
+  for (uint32_t i = 0; i < before.cap; i++) free(before.vals[i]);
+  ptrmap_free(&before);
+  return rc;
+}
+
 int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLVMContextRef c,
-                bridge_diags *diags, LLVMModuleRef *out, char **source, size_t *source_len,
-                ptrmap *blocks_before) {
+                bridge_diags *diags, LLVMModuleRef *out, char **source, size_t *source_len) {
   *out = NULL;
   *source = NULL;
   *source_len = 0;
   LLVMModuleRef m = NULL;
+  bool in_memory = o && o->data && !has_ext(path, ".cl");
   if (has_ext(path, ".ll")) {
-    size_t len;
-    char *text = read_file(ctx, path, &len);
+    size_t len = in_memory ? o->data_len : 0;
+    char *text = in_memory ? memcpy(rc_xmalloc(len + 1), o->data, len) : read_file(ctx, path, &len);
     if (!text) return -1;
+    text[len] = 0;
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, len, path);
     char *msg = NULL;
     if (LLVMParseIRInContext(c, buf, &m, &msg)) { /* takes the buffer */
@@ -166,6 +303,9 @@ int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLV
       *source = text;
       *source_len = len;
       if (bridge_compile_cl(ctx, path, o, &bytes, &len)) return -1;
+    } else if (in_memory) {
+      len = o->data_len;
+      bytes = memcpy(rc_xmalloc(len ? len : 1), o->data, len);
     } else if (!(bytes = read_file(ctx, path, &len))) {
       return -1;
     }
@@ -186,9 +326,7 @@ int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLV
     return rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "not an LLVM input (.ll, .bc or .cl)");
   }
   bool user_passes = o && o->passes && *o->passes;
-  if (user_passes) record_blocks(m, blocks_before);
-  if ((user_passes && bridge_run_passes(ctx, path, m, o->passes)) ||
-      bridge_run_passes(ctx, path, m, "scalarizer")) {
+  if ((user_passes && run_user_passes(ctx, path, c, &m, o->passes)) || bridge_run_passes(ctx, path, m, "scalarizer")) {
     LLVMDisposeModule(m);
     return -1;
   }
