@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # reconv's main job on a bundled kernel: compile OpenCL C with clang (through the LLVM bridge),
 # analyse it, make its CFG reconverging, check that every thread still does what it did, compare
-# the block orderings and LLVM's StructurizeCFG, and draw the CFG before and after.
+# the block orderings and LLVM's StructurizeCFG, lower it to exec-mask code and run it on a
+# simulated wave, compare every strategy on the wave, and draw the CFG before and after.
 # Without the LLVM bridge it does the same on the .rir version of the thesis's Fig. 4.8a.
 set -euo pipefail
 reconv=${1:-build/bin/reconv}
@@ -42,6 +43,17 @@ if "$reconv" --version | grep -q llvm; then
   "$reconv" opt -p reconverge "$kernel" -o "$out/$name.reconverged.ll"
   echo "LLVM IR of the reconverged kernel: $out/$name.reconverged.ll"
 fi
+
+step "reconv opt -p reconverge,lower: wave-level code with exec and re-join masks (thesis 4.2)"
+"$reconv" opt -p reconverge,lower "$kernel" -o "$out/$name.wave.rir" --stats
+echo "wave kernel: $out/$name.wave.rir"
+
+step "reconv sim --check: a wave of 32 lanes runs it; every lane must match the interpreter"
+"$reconv" sim --check "$kernel" --timeline "$out/$name.timeline.svg"
+echo "timeline of wave 0 (lanes against issued instructions): $out/$name.timeline.svg"
+
+step "reconv compare: the IPDOM stack, every ordering and LLVM's StructurizeCFG on the same kernel"
+"$reconv" compare "$kernel"
 
 step "pictures of the CFG before and after"
 "$reconv" dot --analysis "$kernel" -o "$out/$name.dot"
