@@ -183,6 +183,9 @@ static void keep_message(void *user, const rc_diag *d) {
 
 static void user_passes_child(int fd, LLVMModuleRef m, const char *path, const char *pipeline,
                               const ptrmap *before) {
+  /* a crash should end the child by its signal, also where a sanitizer's handler would catch it */
+  static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+  for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
   rc_ctx ctx;
   rc_ctx_init(&ctx);
   rc_strbuf msg;
