@@ -338,8 +338,14 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
   bool cond2 = rc_pass_arg_get(args, "cond2") != NULL;
   bool trace = rc_pass_arg_get(args, "trace") != NULL;
   const char *mr = rc_pass_arg_get(args, "max-rounds");
-  uint32_t max_rounds = mr && *mr ? (uint32_t)strtoul(mr, NULL, 10) : 4;
-  if (max_rounds < 1) max_rounds = 1;
+  uint32_t max_rounds = 4;
+  if (mr) {
+    char *end = NULL;
+    unsigned long v = strtoul(mr, &end, 10);
+    if (!*mr || *end || v < 1 || v > 100 || *mr == '-')
+      return rc_error(ctx, "reconverge: max-rounds must be a number from 1 to 100, not '%s'", mr);
+    max_rounds = (uint32_t)v;
+  }
   for (uint32_t i = 0; args && i < args->n; i++) {
     const char *key = args->items[i].key;
     if (strcmp(key, "order") && strcmp(key, "blocks") && strcmp(key, "all-divergent") && strcmp(key, "force") &&
