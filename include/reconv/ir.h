@@ -274,7 +274,8 @@ struct rc_module {
 rc_module *rc_module_new(rc_ctx *ctx, const char *filename);
 void rc_module_free(rc_module *m);
 rc_kernel *rc_module_find_kernel(const rc_module *m, const char *name);
-/* Take a kernel out of its module (its memory stays in the module's arena until the module goes). */
+/* Take a kernel out of its module and release its name tables; the kernel is not to be used
+ * afterwards (its memory stays in the module's arena until the module goes). */
 void rc_module_remove_kernel(rc_module *m, rc_kernel *k);
 /* Deep copy of a kernel into module `into` (which may be its own module) under a new name; NULL
  * when the name is taken. References outside the kernel (invalid IR) are copied as they are. */

@@ -23,14 +23,17 @@ rc_module *rc_module_new(rc_ctx *ctx, const char *filename) {
   return m;
 }
 
+/* The kernel's name tables live outside the arena. */
+static void kernel_free_names(rc_kernel *k) {
+  rc_strmap_free(&k->block_names);
+  rc_strmap_free(&k->value_names);
+  rc_strmap_free(&k->fresh_counters);
+  rc_strmap_free(&k->reg_names);
+}
+
 void rc_module_free(rc_module *m) {
   if (!m) return;
-  for (uint32_t i = 0; i < m->nkernels; i++) {
-    rc_strmap_free(&m->kernels[i]->block_names);
-    rc_strmap_free(&m->kernels[i]->value_names);
-    rc_strmap_free(&m->kernels[i]->fresh_counters);
-    rc_strmap_free(&m->kernels[i]->reg_names);
-  }
+  for (uint32_t i = 0; i < m->nkernels; i++) kernel_free_names(m->kernels[i]);
   rc_strmap_free(&m->kernel_names);
   rc_arena_free(&m->arena);
   free(m);
@@ -46,6 +49,7 @@ void rc_module_remove_kernel(rc_module *m, rc_kernel *k) {
       memmove(&m->kernels[i], &m->kernels[i + 1], (m->nkernels - i - 1) * sizeof *m->kernels);
       m->nkernels--;
       if (rc_strmap_get(&m->kernel_names, k->name) == k) rc_strmap_put(&m->kernel_names, k->name, NULL);
+      kernel_free_names(k); /* rc_module_free no longer sees it */
       return;
     }
 }
