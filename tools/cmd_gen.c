@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "reconv/gen.h"
+#include "reconv/llvm.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -28,7 +29,9 @@ static const char help[] =
     "  --annotate          mark generated branches !uniform or !divergent\n"
     "  --threads T         global size in the !run specification (default 64)\n"
     "  --kernel NAME       name of the kernel (default gen)\n"
-    "  -o, --output FILE   write to FILE instead of standard output\n"
+    "  -o, --output FILE   write to FILE instead of standard output; FILE.ll is LLVM IR text,\n"
+    "                      FILE.bc bitcode (an amdgcn kernel, through the LLVM bridge)\n"
+    "  --emit-llvm         write LLVM IR text whatever the output's name\n"
     "  --json              print what was generated (counts) as JSON on standard output;\n"
     "                      needs -o for the module\n"
     "  -h, --help          show this help\n";
@@ -69,6 +72,31 @@ static void print_json(const rc_gen_info *g, const rc_gen_opts *o) {
          g->max_blocks_per_thread, g->max_instrs_per_block);
 }
 
+/* The module as LLVM IR (docs/llvm.md, "Writing LLVM IR"), so that generated kernels can be fed to
+ * LLVM's own passes (opt -passes=structurizecfg) and timed against reconverge. */
+static int write_llvm(rc_ctx *ctx, const rc_module *m, const char *out, bool bitcode) {
+#ifdef RECONV_HAVE_LLVM
+  rc_llvm_export_opts lo = {NULL, bitcode};
+  char *data = NULL;
+  size_t len = 0;
+  int rc = rc_llvm_export(ctx, m, &lo, &data, &len) != 0 ? EXIT_BAD_INPUT
+                                                        : cli_write_string(out, data, len, NULL, 0);
+  free(data);
+  return rc;
+#else
+  (void)m;
+  (void)bitcode;
+  rc_report(ctx, RC_SEV_ERROR, NULL, 0, 0,
+            "reconv was built without the LLVM bridge; it cannot write LLVM IR");
+  return EXIT_BAD_INPUT;
+#endif
+}
+
+static bool has_suffix(const char *s, const char *suffix) {
+  size_t n = s ? strlen(s) : 0, k = strlen(suffix);
+  return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
 /* The library reports without a file position; say which command speaks. */
 static void report(void *user, const rc_diag *d) {
   char buf[1024];
@@ -80,7 +108,7 @@ int cmd_gen(int argc, char **argv) {
   rc_gen_opts o;
   rc_gen_opts_init(&o);
   const char *out = NULL, *v;
-  bool loops_given = false, json = false;
+  bool loops_given = false, json = false, emit_llvm = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int r;
@@ -96,6 +124,8 @@ int cmd_gen(int argc, char **argv) {
       o.annotate = true;
     } else if (cli_flag(a, NULL, "--json")) {
       json = true;
+    } else if (cli_flag(a, NULL, "--emit-llvm")) {
+      emit_llvm = true;
     } else if ((r = cli_opt("gen", argc, argv, &i, "-o", "--output", &out)) != 0) {
       if (r < 0) return EXIT_USAGE;
     } else if ((r = cli_opt("gen", argc, argv, &i, NULL, "--kernel", &v)) != 0) {
@@ -136,11 +166,17 @@ int cmd_gen(int argc, char **argv) {
     rc_module_free(m);
     return EXIT_USAGE; /* the options cannot be satisfied */
   }
-  rc_strbuf sb;
-  rc_sb_init(&sb);
-  rc_print_module(m, &sb);
-  int rc = cli_write_string(out, sb.data ? sb.data : "", sb.len, NULL, 0);
-  rc_sb_free(&sb);
+  int rc;
+  bool bitcode = has_suffix(out, ".bc") && !emit_llvm;
+  if (emit_llvm || bitcode || has_suffix(out, ".ll")) {
+    rc = write_llvm(&ctx, m, out, bitcode);
+  } else {
+    rc_strbuf sb;
+    rc_sb_init(&sb);
+    rc_print_module(m, &sb);
+    rc = cli_write_string(out, sb.data ? sb.data : "", sb.len, NULL, 0);
+    rc_sb_free(&sb);
+  }
   rc_module_free(m);
   if (rc == EXIT_OK && json) print_json(&info, &o);
   return rc;
