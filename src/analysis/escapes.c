@@ -8,31 +8,28 @@
  * are a range), the values defined in c form one slice, and those escaping c are the ones in the
  * slice with escape depth <= depth(c). A segment tree of escape depths finds them, and a value
  * leaves it once taken: each value is found once, and a cycle costs O((1 + values found) log n)
- * instead of a walk over it. Building it is one pass over the instructions. */
+ * instead of a walk over it. Building it is one pass over the uses. */
 #include "escapes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void rc_escapes_build(rc_escapes *x, const rc_kernel *k, const rc_cycle_info *ci,
-                      const uint32_t *def_block) {
+void rc_escapes_build(rc_escapes *x, const rc_cycle_info *ci, uint32_t nv, const uint32_t *def_block,
+                      const uint32_t *use_start, const uint32_t *use_block) {
   memset(x, 0, sizeof *x);
   x->ci = ci;
-  uint32_t m = ci->ncycles, nv = k->nvalues;
+  uint32_t m = ci->ncycles;
   uint32_t *depth = rc_xmalloc((nv ? nv : 1) * sizeof *depth);
-  for (uint32_t id = 0; id < nv; id++) depth[id] = UINT32_MAX;
-  /* escape depths, use by use */
-  for (uint32_t ub = 0; ub < k->nblocks; ub++)
-    for (const rc_instr *i = k->blocks[ub]->first; i; i = i->next)
-      for (uint32_t o = 0; o < i->nops; o++) {
-        uint32_t id = i->ops[o] ? i->ops[o]->id : RC_NONE;
-        if (id >= nv || def_block[id] == RC_NONE) continue;
-        uint32_t out = RC_NONE;
-        for (uint32_t c = ci->innermost[def_block[id]]; c != RC_NONE && !rc_cycle_contains(ci, c, ub);
-             c = ci->cycles[c].parent)
-          out = c;
-        if (out != RC_NONE && ci->cycles[out].depth < depth[id]) depth[id] = ci->cycles[out].depth;
-      }
+  for (uint32_t id = 0; id < nv; id++) {
+    depth[id] = UINT32_MAX;
+    uint32_t db = def_block[id], inner = db == RC_NONE ? RC_NONE : ci->innermost[db];
+    for (uint32_t e = use_start[id]; inner != RC_NONE && e < use_start[id + 1]; e++) {
+      uint32_t out = RC_NONE;
+      for (uint32_t c = inner; c != RC_NONE && !rc_cycle_contains(ci, c, use_block[e]); c = ci->cycles[c].parent)
+        out = c;
+      if (out != RC_NONE && ci->cycles[out].depth < depth[id]) depth[id] = ci->cycles[out].depth;
+    }
+  }
   /* the escaping values, sorted by the innermost cycle of their block (counting sort) */
   x->slice = rc_xcalloc(m + 2, sizeof *x->slice);
   for (uint32_t id = 0; id < nv; id++)

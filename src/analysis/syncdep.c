@@ -28,25 +28,26 @@
  * many exits) those regions overlap: the same joins are found again and again, quadratic in all.
  * But a branch need not look where an earlier branch has looked already. Let branch A reach
  * branch B, and c be A's label at B. Then
- *   (1) every join of B is a join of A or has label c under A: a join Y of B labelled c' != c
- *       under A lies on paths from A that avoid c (c' is a definition, so c does not dominate
- *       Y), and c', which dominates Y but not B (B has label c), lies on every path from B to
- *       Y: no two paths from B to Y are disjoint;
+ *   (1) a node Y that B labels twice is labelled twice by A, or has label c under A:
+ *       otherwise A's label c' at Y is a definition that dominates Y but not B (B has label c),
+ *       so it lies on every path from B to Y, and B's labels all reach Y through c': just one.
+ *       The edges along which B labels Y, A labels too: a join of B there is one of A;
  *   (2) nothing reachable from a node labelled otherwise under A is labelled c: along a path,
  *       labels only change to new definitions, which come after B, and c comes before B.
- * So B's propagation may drop every push into a node that A labelled otherwise: the joins there
- * and behind it are A's, found already. The same holds for collapsed cycles entered
- * divergently, which are joins too. (Divergent exits are joins as well; the cycle that they make
- * temporally divergent depends on the branch, see `ref` below.) Every node remembers the first
- * branch that labelled it and that label (its stamp); B compares with each branch it has a
- * reference for: the stamp of its own node, and, lifted through every reducible cycle around B
- * whose header was labelled from outside it, the header's stamp (a label reaching the header
- * from outside is the label of the whole body, which it enters only there). Branches are
- * processed in reverse post-order (uniformity.c), so that the labels of outer and earlier
- * branches are there when inner and later ones need them. A branch stamps only the nodes whose
- * labels are certainly those a propagation on its own would give, i.e. the nodes inside the
- * region of every reference it has. The property tests compare with propagation on its own
- * (prune == false). */
+ * So B's propagation may drop every push into a node that A labelled otherwise: the joins and
+ * the cycles entered divergently there and behind it are A's, found already. Divergent exits
+ * too, of the cycles around both (where B would find one, A labels the exit twice and pushes
+ * into it from the same header); but an exit of a cycle around B that A lies outside of is
+ * kept, though not propagated further (REGION_EXIT): what A saw there was a plain join. Every
+ * node remembers the first branch that labelled it and that label (its stamp), and B compares
+ * with each branch it has a reference for (find_refs): the stamp of its own node and, lifted
+ * through every reducible cycle around B whose header was labelled from outside it, the
+ * header's stamp (a label reaching the header from outside is the label of the whole body,
+ * which it enters only there). Branches are processed in reverse post-order (uniformity.c), so
+ * that the labels of outer and earlier branches are there when inner and later ones need them.
+ * A branch stamps only the nodes whose labels are certainly those a propagation on its own
+ * would give: the nodes inside the region of every reference it has. The property tests compare
+ * with propagation on its own (prune == false). */
 #include "syncdep.h"
 
 #include <stdlib.h>
@@ -81,7 +82,7 @@ typedef struct branch_ctx {
   uint32_t last_header; /* greatest topological index of a reducible header around it, or RC_NONE */
   rc_syncdep_result *r; /* joins and diverged cycles go here directly */
   rc_u32vec div_exits;  /* exit blocks reached in different iterations */
-  rc_u32vec chain;      /* the reducible cycles around the branch, innermost first */
+  rc_u32vec *chain;     /* the reducible cycles around the branch, innermost first */
   region_ref ref[MAX_REFS];
   uint32_t nrefs;
 } branch_ctx;
@@ -161,8 +162,8 @@ static void add_ref(const rc_syncdep *s, branch_ctx *bc, uint32_t branch, uint32
   for (uint32_t i = 0; i < bc->nrefs; i++)
     if (bc->ref[i].branch == branch) return;
   uint32_t cycle = RC_NONE; /* the cycles around the branch that lack the reference: a prefix */
-  for (uint32_t i = 0; i < bc->chain.len && !rc_cycle_contains(s->ci, bc->chain.data[i], branch); i++)
-    cycle = bc->chain.data[i];
+  for (uint32_t i = 0; i < bc->chain->len && !rc_cycle_contains(s->ci, bc->chain->data[i], branch); i++)
+    cycle = bc->chain->data[i];
   bc->ref[bc->nrefs++] = (region_ref){branch, label, cycle};
 }
 
@@ -174,8 +175,8 @@ static void find_refs(const rc_syncdep *s, branch_ctx *bc, uint32_t bn) {
   uint32_t c = s->sg.node_cycle[bn];
   if (sb != RC_NONE && (s->sg.collapsed[bn] || c == RC_NONE || !rc_cycle_contains(s->ci, c, sb)))
     add_ref(s, bc, sb, s->stamp_label[bn]);
-  for (uint32_t i = 0; i < bc->chain.len; i++) {
-    uint32_t cy = bc->chain.data[i], h = s->ci->cycles[cy].header;
+  for (uint32_t i = 0; i < bc->chain->len; i++) {
+    uint32_t cy = bc->chain->data[i], h = s->ci->cycles[cy].header;
     sb = s->stamp_branch[h];
     if (sb != RC_NONE && !rc_cycle_contains(s->ci, cy, sb)) add_ref(s, bc, sb, s->stamp_label[h]);
   }
@@ -324,7 +325,7 @@ static void branch_setup(rc_syncdep *s, branch_ctx *bc, uint32_t B) {
   uint32_t bn = s->sg.node[B];
   uint32_t c = s->sg.collapsed[bn] ? s->ci->cycles[s->sg.node_cycle[bn]].parent : s->ci->innermost[B];
   for (; c != RC_NONE; c = s->ci->cycles[c].parent) {
-    rc_vec_push(&bc->chain, c);
+    rc_vec_push(bc->chain, c);
     uint32_t t = s->sg.topo[s->ci->cycles[c].header];
     if (bc->last_header == RC_NONE || t > bc->last_header) bc->last_header = t;
   }
@@ -334,6 +335,7 @@ static void branch_setup(rc_syncdep *s, branch_ctx *bc, uint32_t B) {
 /* For each divergent exit, the outermost cycle around B that does not contain it: the cycles
  * around B form a chain, and containing the exit is monotone along it (binary search). */
 static void exited_cycles(const rc_syncdep *s, const branch_ctx *bc, rc_syncdep_result *r) {
+  if (!bc->div_exits.len) return;
   rc_u32vec chain = {0};
   for (uint32_t c = s->ci->innermost[bc->block]; c != RC_NONE; c = s->ci->cycles[c].parent) rc_vec_push(&chain, c);
   for (uint32_t i = 0; i < bc->div_exits.len; i++) {
@@ -349,7 +351,8 @@ static void exited_cycles(const rc_syncdep *s, const branch_ctx *bc, rc_syncdep_
 }
 
 void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
-  branch_ctx bc = {.block = B, .last_header = RC_NONE, .r = r};
+  branch_ctx bc = {.block = B, .last_header = RC_NONE, .r = r, .chain = &s->chain};
+  s->chain.len = 0;
   uint32_t bn = s->sg.node[B];
   if (s->sg.collapsed[bn] && s->cluster_done[s->sg.node_cycle[bn]])
     return; /* the same propagation ran for another branch in it */
@@ -395,7 +398,6 @@ void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
   s->touched.len = s->pending.len = 0;
   exited_cycles(s, &bc, r);
   rc_vec_free(&bc.div_exits);
-  rc_vec_free(&bc.chain);
 }
 
 void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, const rc_domtree *pdom,
@@ -433,6 +435,7 @@ void rc_syncdep_free(rc_syncdep *s) {
   rc_vec_free(&s->heap);
   rc_vec_free(&s->touched);
   rc_vec_free(&s->pending);
+  rc_vec_free(&s->chain);
   memset(s, 0, sizeof *s);
 }
 

@@ -21,7 +21,7 @@ typedef struct rc_syncdep {
   uint8_t *in_heap;
   uint32_t *lcount;      /* per label: fresh nodes in the heap carrying it */
   uint32_t ndistinct, nblocking;
-  rc_u32vec heap, touched, pending;
+  rc_u32vec heap, touched, pending, chain;
   uint8_t *cluster_done; /* per cycle: irreducible cycle already made divergent and propagated */
   /* what earlier branches left behind: per node, the first branch whose propagation labelled it
    * (RC_NONE if none) and the label it had there */

@@ -27,33 +27,46 @@
  *   exits, so its back edges end there; a branch outside the cycle reaches at most its header (the
  *   only entry), a branch inside propagates through the body to the latches and from the header
  *   to the exits. Labels jump over single-entry single-exit regions, where nothing can join.
- *   Phis of a join block whose incoming values are all the same value (undef aside) stay uniform.
- * Temporal divergence. If the header of a reducible cycle C that contains B pushes a label to an
- *   exit that already carries a different one, threads leave C in different iterations (a
- *   divergent exit). Then every value defined in the outermost cycle containing B but not that
- *   exit and used outside it is marked divergent itself (not only its outside uses, as LLVM
- *   does): a consumer that keeps a uniform value in one scalar register would hand a lane that
- *   left earlier the value of a later iteration. This costs precision inside the cycle.
+ *   A block with two labels is a join only if they came along two different incoming edges
+ *   (edges from a cycle's header to its exits stand for the exiting edges of the cycle).
+ *   Phis of a join block whose incoming values are all the same value (undef and the phi itself
+ *   aside) stay uniform.
+ *   Branches are propagated in batches in reverse post-order, each confined to the region that
+ *   earlier ones leave it: where an earlier branch labelled otherwise, everything that could be
+ *   found was found already (see "Sharing between branches" in syncdep.c).
+ * Temporal divergence. If an exit of a reducible cycle C that contains B has two labels and
+ *   received one from C's header (threads that went round again), threads leave C in different
+ *   iterations (a divergent exit). Then every value defined in the outermost cycle containing B
+ *   but not that exit and used outside it is marked divergent itself (not only its outside uses,
+ *   as LLVM does): a consumer that keeps a uniform value in one scalar register would hand a
+ *   lane that left earlier the value of a later iteration. This costs precision inside the
+ *   cycle. The exit's phis diverge if threads reach it along two edges (B -> X now, or later
+ *   through the header, which leaves along another edge).
  * Irreducible cycles, conservatively. Each outermost irreducible cycle K is one node of the
  *   acyclic graph, leading to K's exits. If a divergent branch lies in K, or two different labels
  *   reach K (threads enter it divergently), K is "assumed divergent" as in LLVM: every value
  *   defined in K is divergent (this includes the phis at its entries), and K acts as a divergent
  *   branch whose successors are its exits (each exit gets its own label).
  *
- * Cost: building the graph and the fixpoint are linear; sync propagation costs, per divergent
- * branch, the nodes its labels reach before they meet, with single-entry single-exit regions
- * counting as one, times a log for the heap (a cycle with many exits reached from a divergent
- * branch costs them all); temporal marking visits each cycle with a divergent exit once. */
+ * Cost: building the effect graph (one pass over the instructions) and the fixpoint are linear;
+ * sync propagation costs, per divergent branch, the nodes its labels reach before they meet
+ * within the region earlier branches leave it, with single-entry single-exit regions counting
+ * as one, times a log for the heap; temporal marking visits each cycle with a divergent exit
+ * once. On generated kernels (bench_analysis --shape gen) ten times the blocks take about eleven
+ * times as long. */
 #include "reconv/analysis.h"
 
 #include "escapes.h"
 #include "syncdep.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A use in the effect graph: what becomes divergent with the value used (see build_effects). */
-enum { USE_BRANCH = 1u << 31 };
+/* A use in the effect graph (see build_effects): the value that becomes divergent with the value
+ * used, or a tagged block: the block whose branch becomes divergent, or the block of a use that
+ * makes nothing divergent (kept for temporal divergence, which asks where values are used). */
+enum { USE_BRANCH = 1u << 31, USE_ONLY = 1u << 30, USE_TAGS = USE_BRANCH | USE_ONLY };
 
 typedef struct unif {
   const rc_kernel *k;
@@ -126,7 +139,12 @@ static void mark_temporal(unif *s, uint32_t c) {
   if (s->u->temporal_cycle[c]) return;
   s->u->temporal_cycle[c] = 1;
   if (!s->esc_ready) {
-    rc_escapes_build(&s->esc, s->k, s->ci, s->def_block);
+    uint32_t nv = s->u->nvalues, nuses = s->use_start[nv];
+    uint32_t *use_block = rc_xmalloc((nuses ? nuses : 1) * sizeof *use_block);
+    for (uint32_t e = 0; e < nuses; e++)
+      use_block[e] = s->use[e] & USE_TAGS ? s->use[e] & ~USE_TAGS : s->def_block[s->use[e]];
+    rc_escapes_build(&s->esc, s->ci, nv, s->def_block, s->use_start, use_block);
+    free(use_block);
     s->esc_ready = true;
   }
   for (uint32_t id; (id = rc_escapes_take(&s->esc, c)) != RC_NONE;) mark_value(s, id);
@@ -177,14 +195,9 @@ static void propagate_branches(unif *s) {
 
 /* ---- private memory ------------------------------------------------------------------------------ */
 
-/* Which values may hold an address into private memory (derived from an alloca)? NULL when the
- * kernel has no alloca. */
+/* Which values may hold an address into private memory (derived from an alloca)? */
 static uint8_t *private_taint(const rc_kernel *k) {
   uint32_t nv = k->nvalues;
-  bool any = false;
-  for (uint32_t b = 0; b < k->nblocks && !any; b++)
-    for (const rc_instr *i = k->blocks[b]->first; i && !any; i = i->next) any = i->op == RC_OP_ALLOCA;
-  if (!any) return NULL;
   /* users of each value, and its definition */
   uint32_t *start = rc_xcalloc(nv + 2, sizeof *start);
   const rc_instr **def = rc_xcalloc(nv ? nv : 1, sizeof *def);
@@ -240,69 +253,96 @@ static uint8_t *private_taint(const rc_kernel *k) {
   return pt;
 }
 
+/* Loads through an address that may point to private memory are sources (each thread reads its
+ * own memory). Only kernels with an alloca pay for this. */
+static void private_loads(unif *s) {
+  const rc_kernel *k = s->k;
+  uint8_t *pt = private_taint(k);
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      if (i->op == RC_OP_LOAD && i->ops[0]->kind != RC_V_CONST && i->ops[0]->id < k->nvalues &&
+          pt[i->ops[0]->id])
+        mark_value(s, i->v.id);
+  free(pt);
+}
+
 /* ---- sources, the effect graph and the fixpoint ------------------------------------------------- */
 
 static bool is_conditional(const rc_instr *t) {
   return t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH) && t->ntargets >= 2;
 }
 
-static bool is_source(const rc_instr *i, const uint8_t *pt) {
+/* Sources but loads through private memory (private_loads). */
+static bool is_source(const rc_instr *i) {
   switch (i->op) {
   case RC_OP_CALL: return rc_builtin_get((rc_builtin)i->pred)->divergent_source;
   case RC_OP_ALLOCA: return true;
-  case RC_OP_LOAD: return pt && i->ops[0]->id != RC_NONE && i->ops[0]->kind != RC_V_CONST && pt[i->ops[0]->id];
   case RC_OP_RGET: return i->reg && !i->reg->scalar;
   default: return false;
   }
 }
 
-/* What instruction u using value id makes divergent when id is: its own value (data
- * dependence; ballot excepted: one mask per wave), USE_BRANCH | block for the conditional branch
- * of the block whose condition it is (unless annotated !uniform, or all branches are divergent
- * anyway), RC_NONE for nothing. */
-static uint32_t use_effect(const rc_instr *u, uint32_t id, unsigned flags) {
-  if (rc_opcode_is_terminator((rc_opcode)u->op))
-    return is_conditional(u) && u->ops[0]->id == id && !(u->iflags & RC_IF_UNIFORM) &&
-                   !(flags & RC_UNIF_ALL_DIVERGENT)
-               ? USE_BRANCH | u->parent->id
-               : RC_NONE;
-  return u->op == RC_OP_BALLOT || u->v.type == RC_VOID ? RC_NONE : u->v.id;
+/* What operand o of instruction i (in block b) makes divergent when its value is: the value of i
+ * (data dependence; ballot excepted: one mask per wave), USE_BRANCH | b for the condition of a
+ * conditional branch (unless annotated !uniform, or all branches are divergent anyway), or
+ * USE_ONLY | b for nothing. */
+static uint32_t use_effect(const rc_instr *i, uint32_t o, uint32_t b, unsigned flags) {
+  if (rc_opcode_is_terminator((rc_opcode)i->op))
+    return (is_conditional(i) && o == 0 && !(i->iflags & RC_IF_UNIFORM) && !(flags & RC_UNIF_ALL_DIVERGENT)
+                ? USE_BRANCH
+                : USE_ONLY) |
+           b;
+  return i->op == RC_OP_BALLOT || i->v.type == RC_VOID ? USE_ONLY | b : i->v.id;
 }
 
-/* The effect graph (def_block, use_start, use) in two passes over the instructions in block
- * order, which walk memory mostly in sequence: the fixpoint then reads plain arrays instead of
- * chasing an instruction for every use. */
+/* One pass over the instructions in block order, which walks memory mostly in sequence: the
+ * block of every definition, the sources (but private loads), the divergent branches by
+ * annotation, and every use as a pair (value used, effect); then the pairs sorted by value into
+ * the effect graph (use_start, use), which the fixpoint reads instead of chasing an instruction
+ * for every use. */
 static void build_effects(unif *s) {
   const rc_kernel *k = s->k;
   uint32_t nv = s->u->nvalues;
+  assert(nv < USE_ONLY && k->nblocks < USE_ONLY);
   s->def_block = rc_xmalloc((nv ? nv : 1) * sizeof *s->def_block);
   for (uint32_t id = 0; id < nv; id++) s->def_block[id] = RC_NONE;
   s->use_start = rc_xcalloc(nv + 2, sizeof *s->use_start);
-  for (uint32_t b = 0; b < k->nblocks; b++)
+  /* (value used, effect) pairs; about two uses per value */
+  RC_VEC(uint64_t) pairs = {0};
+  rc_vec_reserve(&pairs, 2 * nv + 16);
+  bool allocas = false;
+  for (uint32_t b = 0; b < k->nblocks; b++) {
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
-      if (i->v.type != RC_VOID && i->v.id < nv) s->def_block[i->v.id] = b;
+      if (i->v.type != RC_VOID && i->v.id < nv) {
+        s->def_block[i->v.id] = b;
+        if (is_source(i)) mark_value(s, i->v.id);
+        allocas |= i->op == RC_OP_ALLOCA;
+      }
       for (uint32_t o = 0; o < i->nops; o++) {
         uint32_t id = i->ops[o] ? i->ops[o]->id : RC_NONE;
-        if (id < nv && use_effect(i, id, s->flags) != RC_NONE) s->use_start[id + 2]++;
+        if (id >= nv) continue;
+        rc_vec_push(&pairs, (uint64_t)id << 32 | use_effect(i, o, b, s->flags));
+        s->use_start[id + 2]++;
       }
     }
+    const rc_instr *t = rc_block_term(k->blocks[b]);
+    if (is_conditional(t) && ((s->flags & RC_UNIF_ALL_DIVERGENT) || (t->iflags & RC_IF_DIVERGENT)))
+      branch_divergent(s, b);
+  }
   for (uint32_t id = 0; id < nv; id++) s->use_start[id + 2] += s->use_start[id + 1];
-  s->use = rc_xmalloc((s->use_start[nv + 1] ? s->use_start[nv + 1] : 1) * sizeof *s->use);
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      for (uint32_t o = 0; o < i->nops; o++) {
-        uint32_t id = i->ops[o] ? i->ops[o]->id : RC_NONE, eff;
-        if (id < nv && (eff = use_effect(i, id, s->flags)) != RC_NONE) s->use[s->use_start[id + 1]++] = eff;
-      }
+  s->use = rc_xmalloc((pairs.len ? pairs.len : 1) * sizeof *s->use);
+  for (uint32_t e = 0; e < pairs.len; e++) s->use[s->use_start[(pairs.data[e] >> 32) + 1]++] = (uint32_t)pairs.data[e];
   /* use_start[id] .. use_start[id + 1] now */
+  rc_vec_free(&pairs);
+  if (allocas) private_loads(s);
 }
 
 /* Value id became divergent: so do the values and branches its uses affect. */
 static void apply_effects(unif *s, uint32_t id) {
   for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++) {
     uint32_t eff = s->use[e];
-    if (eff & USE_BRANCH) branch_divergent(s, eff & ~USE_BRANCH);
-    else mark_value(s, eff);
+    if (eff & USE_BRANCH) branch_divergent(s, eff & ~USE_TAGS);
+    else if (!(eff & USE_ONLY)) mark_value(s, eff);
   }
 }
 
@@ -321,16 +361,7 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   u->assumed_divergent = rc_xcalloc(m ? m : 1, 1);
 
   unif s = {.k = k, .g = g, .dom = dom, .pdom = pdom, .ci = ci, .u = u, .n = n, .flags = flags};
-  build_effects(&s);
-  uint8_t *pt = private_taint(k);
-  for (uint32_t b = 0; b < n; b++) {
-    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      if (i->v.type != RC_VOID && is_source(i, pt)) mark_value(&s, i->v.id);
-    const rc_instr *t = rc_block_term(k->blocks[b]);
-    if (is_conditional(t) && ((flags & RC_UNIF_ALL_DIVERGENT) || (t->iflags & RC_IF_DIVERGENT)))
-      branch_divergent(&s, b);
-  }
-  free(pt);
+  build_effects(&s); /* and the sources */
   /* the fixpoint: data dependence to the end, then sync dependence of the branches that became
    * divergent meanwhile, until neither adds anything */
   for (;;) {
