@@ -109,6 +109,33 @@ static void shortcuts(rc_syncgraph *s, const rc_cfg *g, const rc_cycle_info *ci,
   free(idom);
 }
 
+enum { VIA_UNSET = RC_NONE - 1 };
+
+/* For the edge from a cycle's node to exit X: the one block of the cycle with an edge to X, or
+ * RC_NONE when there are several. One walk over the CFG's edges: an edge u -> X leaves the
+ * cycles around u up to the first that contains X (those that are nodes have X as an exit, at
+ * the position of X in their sorted exits). */
+static void exit_via(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom, const rc_cycle_info *ci) {
+  for (uint32_t u = 0; u < s->n; u++) {
+    if (!rc_domtree_contains(dom, u)) continue;
+    for (uint32_t e = g->succ_start[u]; e < g->succ_start[u + 1]; e++) {
+      uint32_t X = g->succs[e];
+      for (uint32_t c = ci->innermost[u]; c != RC_NONE && !rc_cycle_contains(ci, c, X); c = ci->cycles[c].parent) {
+        const rc_cycle *cy = &ci->cycles[c];
+        if (s->node_cycle[cy->header] != c || s->node[cy->header] != cy->header) continue; /* not a node */
+        uint32_t lo = 0, hi = cy->nexits; /* the position of X among the exits */
+        while (lo < hi) {
+          uint32_t mid = lo + (hi - lo) / 2;
+          if (cy->exits[mid] < X) lo = mid + 1;
+          else hi = mid;
+        }
+        uint32_t *v = &s->via[s->start[cy->header] + lo];
+        *v = *v == VIA_UNSET || *v == u ? u : RC_NONE;
+      }
+    }
+  }
+}
+
 void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,
                         const rc_cycle_info *ci) {
   uint32_t n = g->nblocks, m = ci->ncycles;
@@ -141,8 +168,8 @@ void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,
     if (c != RC_NONE && irr[c] != RC_NONE) s->node[b] = ci->cycles[irr[c]].header;
   }
   free(irr);
-  /* edges of each reachable node, as target blocks, and the block each leaves (for a cycle's
-   * exit: the exit's one predecessor in the cycle, if it has one) */
+  /* edges of each reachable node, as target blocks, and the block each leaves (exit_via fills
+   * it in for the edges of cycle nodes) */
   RC_VEC(uint32_t) to = {0}, via = {0};
   s->start = rc_xcalloc(n + 1, sizeof *s->start);
   for (uint32_t x = 0; x < n; x++) {
@@ -151,13 +178,8 @@ void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,
     uint32_t c = s->node_cycle[x];
     if (c != RC_NONE) {
       for (uint32_t i = 0; i < ci->cycles[c].nexits; i++) {
-        uint32_t X = ci->cycles[c].exits[i], from = RC_NONE, count = 0;
-        for (uint32_t e = g->pred_start[X]; e < g->pred_start[X + 1] && count < 2; e++) {
-          uint32_t p = g->preds[e];
-          if (p != from && rc_cycle_contains(ci, c, p)) from = p, count++;
-        }
-        rc_vec_push(&to, X);
-        rc_vec_push(&via, count == 1 ? from : RC_NONE);
+        rc_vec_push(&to, ci->cycles[c].exits[i]);
+        rc_vec_push(&via, VIA_UNSET);
       }
       continue;
     }
@@ -173,6 +195,7 @@ void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,
   s->start[n] = to.len;
   s->to = to.data;
   s->via = via.data;
+  exit_via(s, g, dom, ci);
   /* topological order (Kahn) */
   uint32_t *indeg = rc_xcalloc(n ? n : 1, sizeof *indeg);
   uint32_t *queue = rc_xmalloc((n ? n : 1) * sizeof *queue);
