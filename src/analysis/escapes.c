@@ -15,14 +15,14 @@
 #include <string.h>
 
 void rc_escapes_build(rc_escapes *x, const rc_cycle_info *ci, uint32_t nv, const uint32_t *def_block,
-                      const uint32_t *use_start, const uint32_t *use_block) {
+                      const uint32_t *use_start, const uint32_t *use_block, const uint8_t *skip) {
   memset(x, 0, sizeof *x);
   x->ci = ci;
   uint32_t m = ci->ncycles;
   uint32_t *depth = rc_xmalloc((nv ? nv : 1) * sizeof *depth);
   for (uint32_t id = 0; id < nv; id++) {
     depth[id] = UINT32_MAX;
-    uint32_t db = def_block[id], inner = db == RC_NONE ? RC_NONE : ci->innermost[db];
+    uint32_t db = def_block[id], inner = db == RC_NONE || skip[id] ? RC_NONE : ci->innermost[db];
     for (uint32_t e = use_start[id]; inner != RC_NONE && e < use_start[id + 1]; e++) {
       uint32_t out = RC_NONE;
       for (uint32_t c = inner; c != RC_NONE && !rc_cycle_contains(ci, c, use_block[e]); c = ci->cycles[c].parent)

@@ -134,16 +134,19 @@ static void taint_all_defs(unif *s, uint32_t c) {
       if (in->v.type != RC_VOID) mark_value(s, in->v.id);
 }
 
-/* Cycle c has a divergent exit: the values that leave it are divergent (escapes.c). */
+/* Cycle c has a divergent exit: the values that leave it are divergent (escapes.c). Values that
+ * are divergent already when the index is built are left out of it. */
 static void mark_temporal(unif *s, uint32_t c) {
   if (s->u->temporal_cycle[c]) return;
   s->u->temporal_cycle[c] = 1;
   if (!s->esc_ready) {
     uint32_t nv = s->u->nvalues, nuses = s->use_start[nv];
+    const uint8_t *skip = s->u->divergent_value;
     uint32_t *use_block = rc_xmalloc((nuses ? nuses : 1) * sizeof *use_block);
-    for (uint32_t e = 0; e < nuses; e++)
-      use_block[e] = s->use[e] & USE_TAGS ? s->use[e] & ~USE_TAGS : s->def_block[s->use[e]];
-    rc_escapes_build(&s->esc, s->ci, nv, s->def_block, s->use_start, use_block);
+    for (uint32_t id = 0; id < nv; id++)
+      for (uint32_t e = s->use_start[id]; !skip[id] && e < s->use_start[id + 1]; e++)
+        use_block[e] = s->use[e] & USE_TAGS ? s->use[e] & ~USE_TAGS : s->def_block[s->use[e]];
+    rc_escapes_build(&s->esc, s->ci, nv, s->def_block, s->use_start, use_block, skip);
     free(use_block);
     s->esc_ready = true;
   }
