@@ -2,7 +2,7 @@
  * time of each analysis and the total of the ones rc_analysis_build runs (CFG snapshot, dominators,
  * post-dominators, cycles, uniformity), then the structure checks.
  *
- *   bench_analysis [--blocks N] [--shape program|local|wild] [--seed S] [--runs R]
+ *   bench_analysis [--blocks N] [--shape program|local|wild|gen] [--seed S] [--runs R]
  *
  * Each analysis runs R times (3 by default) and the least CPU time is reported, as the machine
  * may be busy with other work.
@@ -17,8 +17,15 @@
  *            cycle with irreducible cycles nested deeply in it);
  *   wild     successors drawn uniformly from all blocks (one giant irreducible cycle).
  * Two-way branches are on a divergent value (%tid) 40% of the time, on a uniform one 40%, and on
- * the block's phi (so sync dependence feeds back into branch divergence) otherwise. */
+ * the block's phi (so sync dependence feeds back into branch divergence) otherwise.
+ *   gen      kernels of reconv gen (rc_gen_kernel) as bench_reconverge uses them: N blocks, 4
+ *            exits, N/25 loops nested 4 deep, second loop entries (irreducible cycles), half of
+ *            the branches and loops divergent, seed 42 unless --seed is given; one line per size
+ *            10^4, 10^5, ... up to N, with the growth of the total per tenfold size. Many
+ *            divergent branches inside deeply nested divergent loops with jumps out of them: the
+ *            case where the sync dependence of one branch reaches far. */
 #include "reconv/analysis.h"
+#include "reconv/gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,28 +214,96 @@ static double now(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The analyses of rc_analysis_build, each timed `runs` times (the least time is kept in t[]:
+ * CFG snapshot, dominators, post-dominators, cycles, uniformity); a holds the last results. */
+static void measure(rc_analysis *a, const rc_kernel *k, int runs, double t[5]) {
+  for (int i = 0; i < 5; i++) t[i] = 1e9;
+  for (int r = 0; r < runs; r++) {
+    if (r) rc_analysis_free(a);
+    memset(a, 0, sizeof *a);
+    double t0 = now(), dt;
+    rc_cfg_build(&a->cfg, k);
+    if ((dt = now() - t0) < t[0]) t[0] = dt;
+    t0 = now();
+    rc_domtree_build(&a->dom, &a->cfg, false);
+    if ((dt = now() - t0) < t[1]) t[1] = dt;
+    t0 = now();
+    rc_domtree_build(&a->pdom, &a->cfg, true);
+    if ((dt = now() - t0) < t[2]) t[2] = dt;
+    t0 = now();
+    rc_cycles_build(&a->cycles, &a->cfg);
+    if ((dt = now() - t0) < t[3]) t[3] = dt;
+    t0 = now();
+    rc_uniformity_build(&a->unif, k, &a->cfg, &a->dom, &a->pdom, &a->cycles, 0);
+    if ((dt = now() - t0) < t[4]) t[4] = dt;
+  }
+}
+
+/* --shape gen: one line per size. */
+static int bench_generated(uint32_t max_blocks, uint64_t seed, int runs) {
+  printf("reconv gen kernels (seed %llu, 4 exits, N/25 loops nested 4 deep, irreducible, half "
+         "divergent), least CPU seconds of %d runs\n", (unsigned long long)seed, runs);
+  printf("%9s %8s %8s %8s %8s %8s %8s %8s %10s %7s %8s\n", "blocks", "cfg", "dom", "pdom", "cycles",
+         "unif", "total", "x time", "divergent", "joins", "temporal");
+  double prev = 0;
+  for (uint32_t n = 10000; n <= max_blocks; n *= 10) {
+    rc_ctx ctx;
+    rc_ctx_init(&ctx);
+    rc_module *m = rc_module_new(&ctx, "bench");
+    rc_gen_opts o;
+    rc_gen_opts_init(&o);
+    o.seed = seed;
+    o.blocks = n;
+    o.exits = 4;
+    o.loops = n / 25;
+    o.nesting = 4;
+    o.irreducible = true;
+    o.divergent = 0.5;
+    rc_kernel *k = rc_gen_kernel(m, &o, NULL);
+    if (!k) return 1;
+    rc_analysis a;
+    double t[5];
+    measure(&a, k, runs, t);
+    double total = t[0] + t[1] + t[2] + t[3] + t[4];
+    uint32_t ndiv = 0, njoin = 0, ntemp = 0;
+    for (uint32_t b = 0; b < k->nblocks; b++) ndiv += a.unif.divergent_branch[b], njoin += a.unif.sync_join[b];
+    for (uint32_t c = 0; c < a.cycles.ncycles; c++) ntemp += a.unif.temporal_cycle[c];
+    printf("%9u %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f", n, t[0], t[1], t[2], t[3], t[4], total);
+    if (prev > 0) printf(" %8.1f", total / prev);
+    else printf(" %8s", "");
+    printf(" %10u %7u %8u\n", ndiv, njoin, ntemp);
+    fflush(stdout);
+    prev = total;
+    rc_analysis_free(&a);
+    rc_module_free(m);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   uint32_t nblocks = 1000000;
   const char *shape = "program";
   uint64_t seed = 1;
+  bool seed_given = false;
   int runs = 3;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--blocks") == 0 && i + 1 < argc) nblocks = (uint32_t)strtoul(argv[++i], NULL, 10);
     else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) shape = argv[++i];
-    else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+    else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10), seed_given = true;
     else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
     else {
-      fprintf(stderr, "usage: bench_analysis [--blocks N] [--shape program|local|wild] [--seed S] "
+      fprintf(stderr, "usage: bench_analysis [--blocks N] [--shape program|local|wild|gen] [--seed S] "
                       "[--runs R]\n");
       return 2;
     }
   }
-  if (strcmp(shape, "program") && strcmp(shape, "local") && strcmp(shape, "wild")) {
+  if (strcmp(shape, "program") && strcmp(shape, "local") && strcmp(shape, "wild") && strcmp(shape, "gen")) {
     fprintf(stderr, "bench_analysis: unknown shape '%s'\n", shape);
     return 2;
   }
   if (nblocks < 2) nblocks = 2;
   if (runs < 1) runs = 1;
+  if (strcmp(shape, "gen") == 0) return bench_generated(nblocks, seed_given ? seed : 42, runs);
   rng_state = seed;
   graph g;
   make_graph(&g, nblocks, shape);
@@ -241,26 +316,8 @@ int main(int argc, char **argv) {
 
   /* each analysis runs `runs` times; the minimum is reported (the machine may be busy) */
   rc_analysis a;
-  double t[5] = {1e9, 1e9, 1e9, 1e9, 1e9};
-  for (int r = 0; r < runs; r++) {
-    if (r) rc_analysis_free(&a);
-    memset(&a, 0, sizeof a);
-    double t0 = now(), dt;
-    rc_cfg_build(&a.cfg, k);
-    if ((dt = now() - t0) < t[0]) t[0] = dt;
-    t0 = now();
-    rc_domtree_build(&a.dom, &a.cfg, false);
-    if ((dt = now() - t0) < t[1]) t[1] = dt;
-    t0 = now();
-    rc_domtree_build(&a.pdom, &a.cfg, true);
-    if ((dt = now() - t0) < t[2]) t[2] = dt;
-    t0 = now();
-    rc_cycles_build(&a.cycles, &a.cfg);
-    if ((dt = now() - t0) < t[3]) t[3] = dt;
-    t0 = now();
-    rc_uniformity_build(&a.unif, k, &a.cfg, &a.dom, &a.pdom, &a.cycles, 0);
-    if ((dt = now() - t0) < t[4]) t[4] = dt;
-  }
+  double t[5];
+  measure(&a, k, runs, t);
 
   uint32_t ndiv = 0, nbr = 0, njoin = 0, nirr = 0, ntemp = 0, nassumed = 0, maxdepth = 0;
   for (uint32_t b = 0; b < k->nblocks; b++) {

@@ -127,6 +127,9 @@ bool rc_cycle_contains(const rc_cycle_info *ci, uint32_t c, uint32_t b);
 enum {
   /* every conditional branch (br and switch) is divergent, whatever its annotation */
   RC_UNIF_ALL_DIVERGENT = 1u << 0,
+  /* propagate the sync dependence of every divergent branch on its own, without the regions
+   * earlier branches leave it (same results, slower: the reference the tests compare with) */
+  RC_UNIF_EXHAUSTIVE = 1u << 1,
 };
 
 typedef struct rc_uniformity {

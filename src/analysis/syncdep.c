@@ -1,7 +1,18 @@
 /* Sync dependence: where the paths from one divergent branch meet (see syncdep.h and, for the
  * rules, uniformity.c). Labels, the nearest definition of a virtual variable that each successor
  * of the branch assigns differently, travel through the acyclic propagation graph (syncgraph.c)
- * in topological order; a node receiving two different labels is a join and labels itself.
+ * in topological order; a node receiving two different labels is a join and labels itself. A
+ * label is thus the nearest definition dominating a node in the graph reachable from the branch.
+ *
+ * What a node receiving two labels means. Its phis diverge only if threads can arrive along two
+ * different incoming edges with different labels: every push remembers the edge it stands for
+ * (the block it leaves; for the edges from a cycle's header, or from a collapsed cycle, to an
+ * exit, the one block of the cycle with an edge to that exit, or "several"), and a node that
+ * has two labels and two edges is a join. A node that received a label along a cycle-exit edge
+ * (from the header of a reducible cycle around the branch: threads that go round again) and
+ * has two labels is reached by threads that left the cycle in different iterations: a divergent
+ * exit, even if they all came along one edge, when its phis stay uniform (threads reconverge at
+ * the exit: a loop that follows keeps its uniform counter). Either way it labels itself.
  *
  * Fresh nodes (labelled, not yet processed) wait in a min-heap by topological index. The heap
  * also counts how many of its nodes carry each label (lcount, ndistinct) and how many are
@@ -10,11 +21,73 @@
  * except at sinks. Sinks (nodes without edges, which have nothing to pass on) stay out of the
  * heap; a join at a sink is seen when its second label arrives, and sinks that could still
  * become joins wait in `pending` (see settled()). LLVM stops at a single fresh node instead,
- * which a kernel's shared exit block keeps from happening until the very end. */
+ * which a kernel's shared exit block keeps from happening until the very end.
+ *
+ * Sharing between branches. Alone, each branch costs the region its labels cover before they
+ * agree, and on kernels with many divergent branches whose labels reach far (jumps out of loops,
+ * many exits) those regions overlap: the same joins are found again and again, quadratic in all.
+ * But a branch need not look where an earlier branch has looked already. Let branch A reach
+ * branch B, and c be A's label at B. Then
+ *   (1) a node Y that B labels twice is labelled twice by A, or has label c under A:
+ *       otherwise A's label c' at Y is a definition that dominates Y but not B (B has label c),
+ *       so it lies on every path from B to Y, and B's labels all reach Y through c': just one.
+ *       The edges along which B labels Y, A labels too: a join of B there is one of A;
+ *   (2) nothing reachable from a node labelled otherwise under A is labelled c: along a path,
+ *       labels only change to new definitions, which come after B, and c comes before B.
+ * So B's propagation may drop every push into a node that A labelled otherwise: the joins and
+ * the cycles entered divergently there and behind it are A's, found already. Divergent exits
+ * too, of the cycles around both (where B would find one, A labels the exit twice and pushes
+ * into it from the same header); but an exit of a cycle around B that A lies outside of is
+ * kept, though not propagated further (REGION_EXIT): what A saw there was a plain join. Every
+ * node remembers the first branch that labelled it and that label (its stamp), and B compares
+ * with each branch it has a reference for (find_refs): the stamp of its own node and, lifted
+ * through every reducible cycle around B whose header was labelled from outside it, the
+ * header's stamp (a label reaching the header from outside is the label of the whole body,
+ * which it enters only there). Branches are processed in reverse post-order (uniformity.c), so
+ * that the labels of outer and earlier branches are there when inner and later ones need them.
+ * A branch stamps only the nodes whose labels are certainly those a propagation on its own
+ * would give: the nodes inside the region of every reference it has. The property tests compare
+ * with propagation on its own (prune == false). */
 #include "syncdep.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* flags per node */
+enum {
+  NODE_LABELS = 1,     /* received two different labels (labels itself) */
+  NODE_EDGES = 2,      /* received labels along two different edges */
+  NODE_JOIN = 4,       /* both: recorded as a join (a collapsed cycle: entered divergently) */
+  NODE_EXIT_PUSH = 8,  /* received a label along a cycle-exit edge of a cycle around the branch */
+  NODE_DIV_EXIT = 16,  /* recorded as a divergent exit */
+  NODE_OUTSIDE = 32,   /* outside a reference's region, kept only to see divergent exits */
+  NODE_POPPED = 64,    /* processed */
+  NODE_VIA_EXIT = 128, /* its first label came along an edge from a cycle's header to an exit */
+};
+
+/* the edge of a push, when it is not one block's: several edges, or one not seen before */
+enum { EDGE_SEVERAL = RC_NONE, EDGE_OTHER = RC_NONE - 1 };
+
+/* A branch that reached the current one, its label there, and the outermost cycle around the
+ * current branch that does not contain it (RC_NONE if none): the exits of that cycle can be
+ * divergent exits of the current branch that the reference saw as plain joins. */
+typedef struct region_ref {
+  uint32_t branch, label, cycle;
+} region_ref;
+
+enum { MAX_REFS = 8 };
+
+typedef struct branch_ctx {
+  uint32_t block;       /* the divergent branch */
+  uint32_t last_header; /* greatest topological index of a reducible header around it, or RC_NONE */
+  rc_syncdep_result *r; /* joins and diverged cycles go here directly */
+  rc_u32vec div_exits;  /* exit blocks reached in different iterations */
+  rc_u32vec *chain;     /* the reducible cycles around the branch, innermost first */
+  region_ref ref[MAX_REFS];
+  uint32_t nrefs;
+} branch_ctx;
+
+/* ---- the heap of fresh nodes --------------------------------------------------------------------- */
 
 static bool heap_less(const rc_syncdep *s, uint32_t a, uint32_t b) { return s->sg.topo[a] < s->sg.topo[b]; }
 
@@ -72,63 +145,152 @@ static bool is_sink(const rc_syncdep *s, uint32_t x) {
   return !s->sg.collapsed[x] && s->sg.start[x] == s->sg.start[x + 1];
 }
 
+/* ---- regions left by earlier branches ------------------------------------------------------------ */
+
+static bool is_exit_of(const rc_cycle *cy, uint32_t b) {
+  uint32_t lo = 0, hi = cy->nexits; /* exits are sorted by id */
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (cy->exits[mid] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < cy->nexits && cy->exits[lo] == b;
+}
+
+static void add_ref(const rc_syncdep *s, branch_ctx *bc, uint32_t branch, uint32_t label) {
+  if (bc->nrefs == MAX_REFS) return;
+  for (uint32_t i = 0; i < bc->nrefs; i++)
+    if (bc->ref[i].branch == branch) return;
+  uint32_t cycle = RC_NONE; /* the cycles around the branch that lack the reference: a prefix */
+  for (uint32_t i = 0; i < bc->chain->len && !rc_cycle_contains(s->ci, bc->chain->data[i], branch); i++)
+    cycle = bc->chain->data[i];
+  bc->ref[bc->nrefs++] = (region_ref){branch, label, cycle};
+}
+
+/* The references of branch B (node bn), see "Sharing between branches". */
+static void find_refs(const rc_syncdep *s, branch_ctx *bc, uint32_t bn) {
+  uint32_t sb = s->stamp_branch[bn];
+  /* the node's own stamp; at the header of a reducible cycle, the label a branch inside the cycle
+   * brought back along the back edges is not one that reached the branch */
+  uint32_t c = s->sg.node_cycle[bn];
+  if (sb != RC_NONE && (s->sg.collapsed[bn] || c == RC_NONE || !rc_cycle_contains(s->ci, c, sb)))
+    add_ref(s, bc, sb, s->stamp_label[bn]);
+  for (uint32_t i = 0; i < bc->chain->len; i++) {
+    uint32_t cy = bc->chain->data[i], h = s->ci->cycles[cy].header;
+    sb = s->stamp_branch[h];
+    if (sb != RC_NONE && !rc_cycle_contains(s->ci, cy, sb)) add_ref(s, bc, sb, s->stamp_label[h]);
+  }
+}
+
+enum { REGION_IN, REGION_OUT, REGION_EXIT };
+
+/* Where is block `to` (node x) for the current branch: in every reference's region, outside one
+ * (the push may be dropped), or outside one but an exit of the cycles around the branch that the
+ * reference lies outside of (kept to see divergent exits, not propagated further). */
+static int region_of(const rc_syncdep *s, const branch_ctx *bc, uint32_t to, uint32_t x) {
+  uint32_t sb = s->stamp_branch[x];
+  if (sb == RC_NONE) return REGION_IN;
+  for (uint32_t i = 0; i < bc->nrefs; i++) {
+    const region_ref *r = &bc->ref[i];
+    if (r->branch != sb || s->stamp_label[x] == r->label) continue;
+    return r->cycle != RC_NONE && is_exit_of(&s->ci->cycles[r->cycle], to) ? REGION_EXIT : REGION_OUT;
+  }
+  return REGION_IN;
+}
+
+/* Is node x in the region of every reference? (Then its label is the one a propagation on its
+ * own gives, and later branches may compare with it.) Inside a cycle around the branch that a
+ * reference lies outside of, every node has the reference's label at the cycle's header. */
+static bool certainly_inside(const rc_syncdep *s, const branch_ctx *bc, uint32_t x) {
+  for (uint32_t i = 0; i < bc->nrefs; i++)
+    if (bc->ref[i].cycle == RC_NONE || !rc_cycle_contains(s->ci, bc->ref[i].cycle, x)) return false;
+  return true;
+}
+
+/* ---- propagation ------------------------------------------------------------------------------------- */
+
 /* how a label travels: along an edge of the graph; from the header of a reducible cycle around
- * the branch to the cycle's exits (a join there is a divergent exit); or as a new definition */
+ * the branch to the cycle's exits; or as a new definition */
 enum { EDGE_NORMAL, EDGE_CYCLE_EXIT, EDGE_NEW_DEF };
 
-typedef struct branch_ctx {
-  uint32_t block;     /* the divergent branch */
-  uint32_t last_header; /* greatest topological index of a reducible header around it, or RC_NONE */
-  rc_syncdep_result *r; /* joins and diverged cycles go here directly */
-  rc_u32vec div_exits; /* exit blocks reached in different iterations */
-} branch_ctx;
+static void record_div_exit(rc_syncdep *s, branch_ctx *bc, uint32_t x) {
+  if (s->flags[x] & NODE_DIV_EXIT) return;
+  s->flags[x] |= NODE_DIV_EXIT;
+  rc_vec_push(&bc->div_exits, x);
+}
 
-/* Push `label` into the node of block `to`; a second, different label makes a join. Labels are
- * block ids: a branch's successors label themselves (so two entries of one collapsed cycle carry
- * different labels), a join labels itself with its node. EDGE_NEW_DEF pushes a definition that
- * exists nowhere else yet (the exits of a divergent irreducible cycle), which joins with any
- * label already there. */
-static void push_label(rc_syncdep *s, branch_ctx *bc, uint32_t to, uint32_t label, int kind) {
+/* Node x has two different labels: it defines its own from here on (a collapsed cycle: it was
+ * entered divergently). */
+static void two_labels(rc_syncdep *s, uint32_t x) {
+  if (s->flags[x] & NODE_LABELS) return;
+  s->flags[x] |= NODE_LABELS;
+  set_label(s, x, x);
+  if (s->sg.collapsed[x]) set_entered_div(s, x);
+}
+
+/* Record what node x became (see "What a node receiving two labels means"). */
+static void note_node(rc_syncdep *s, branch_ctx *bc, uint32_t x) {
+  uint8_t f = s->flags[x];
+  if ((f & (NODE_LABELS | NODE_EDGES | NODE_JOIN)) == (NODE_LABELS | NODE_EDGES)) {
+    s->flags[x] |= NODE_JOIN;
+    if (!s->sg.collapsed[x]) rc_vec_push(&bc->r->joins, x);
+  }
+  if ((f & (NODE_LABELS | NODE_EXIT_PUSH)) == (NODE_LABELS | NODE_EXIT_PUSH)) record_div_exit(s, bc, x);
+}
+
+/* Push `label` into the node of block `to` along the edge `edge` (the block it leaves, or
+ * EDGE_SEVERAL / EDGE_OTHER); `summary`: an edge from a cycle's header or a collapsed cycle.
+ * Labels are block ids: a branch's successors label themselves (so two entries of one collapsed
+ * cycle carry different labels), a node with two labels labels itself. EDGE_NEW_DEF pushes a
+ * definition that exists nowhere else yet (the exits of a divergent irreducible cycle), which
+ * differs from any label already there. */
+static void push_label(rc_syncdep *s, branch_ctx *bc, uint32_t to, uint32_t label, int kind,
+                       uint32_t edge, bool summary) {
   uint32_t x = s->sg.node[to];
+  int where = s->prune ? region_of(s, bc, to, x) : REGION_IN;
+  if (where == REGION_OUT) return;
   uint32_t old = s->label[x];
-  if (old == label && !(kind == EDGE_NEW_DEF && old != RC_NONE)) return;
   if (old == RC_NONE) { /* first label: the node is fresh */
     rc_vec_push(&s->touched, x);
     s->label[x] = label;
-    if (is_sink(s, x)) rc_vec_push(&s->pending, x);
+    s->edge[x] = edge;
+    s->flags[x] |= (edge == EDGE_SEVERAL ? NODE_EDGES : 0) | (summary ? NODE_VIA_EXIT : 0) |
+                   (where == REGION_EXIT ? NODE_OUTSIDE : 0);
+    if (where == REGION_EXIT || is_sink(s, x)) rc_vec_push(&s->pending, x);
     else heap_push(s, x);
-    return;
+  } else if (edge != s->edge[x] || edge == EDGE_SEVERAL) {
+    s->flags[x] |= NODE_EDGES;
   }
-  set_label(s, x, x); /* a join: the node defines its own label from here on */
-  if (s->sg.collapsed[x]) set_entered_div(s, x);
-  /* record each join and each divergent exit once (joined: bit 1 join, bit 2 divergent exit) */
-  uint8_t bit = kind == EDGE_CYCLE_EXIT ? 2 : 1;
-  if (s->joined[x] & bit) return;
-  s->joined[x] |= bit;
-  if (kind == EDGE_CYCLE_EXIT) rc_vec_push(&bc->div_exits, to);
-  else if (!s->sg.collapsed[x]) rc_vec_push(&bc->r->joins, x);
+  if (kind == EDGE_CYCLE_EXIT) s->flags[x] |= NODE_EXIT_PUSH;
+  if (old != RC_NONE && (old != label || kind == EDGE_NEW_DEF)) two_labels(s, x);
+  note_node(s, bc, x);
 }
 
 /* May propagation stop? When every fresh node carries the same label L (and none is a cycle
- * entered divergently, which makes new labels), every later push carries L: no more joins,
- * except at sinks labelled otherwise that L still reaches. A sink that lies before the first
- * fresh node in topological order can receive nothing more. Once no header of a cycle around
- * the branch is left to process, every later push is an ordinary one, and a sink that
- * post-dominates the first fresh node will receive L: it is a join now. Any other sink keeps
- * the propagation going. */
+ * entered divergently, which makes new labels), every later push carries L: nothing changes
+ * except at pending nodes (sinks, and exits kept outside a region) labelled otherwise that L
+ * still reaches. A pending node that lies before the first fresh node in topological order can
+ * receive nothing more. Once no header of a cycle around the branch is left to process, every
+ * later push is an ordinary one: a pending join gains nothing more, and a pending node that
+ * post-dominates the first fresh node will receive L, along an edge it has not seen yet (its
+ * labels came from processed nodes, which push no more), so it is decided now -- unless its only
+ * edge so far stood for a block of a cycle still to be processed, which may push along it. Any
+ * other keeps the propagation going. */
 static bool settled(rc_syncdep *s, branch_ctx *bc) {
   if (!s->heap.len) return true;
   if (s->ndistinct != 1 || s->nblocking) return false;
   uint32_t top = s->heap.data[0], L = s->label[top], keep = 0;
-  /* could a header of a reducible cycle around the branch still be processed? Its pushes record
-   * divergent exits rather than joins */
+  /* could a header of a reducible cycle around the branch still be processed? Its pushes make
+   * divergent exits */
   bool open = bc->last_header != RC_NONE && bc->last_header >= s->sg.topo[top], done = true;
   for (uint32_t i = 0; i < s->pending.len; i++) {
-    uint32_t z = s->pending.data[i];
+    uint32_t z = s->pending.data[i], f = s->flags[z], e = s->edge[z];
     if (s->label[z] == L || s->sg.topo[z] < s->sg.topo[top]) continue;
-    if (!open && (s->joined[z] & 1)) continue; /* a join already: ordinary pushes add nothing */
-    if (!open && rc_dominates(s->pdom, z, top)) {
-      push_label(s, bc, z, L, EDGE_NORMAL);
+    if (!open && (f & NODE_JOIN)) continue;
+    bool undecided = (f & (NODE_EDGES | NODE_VIA_EXIT)) == NODE_VIA_EXIT && e < s->sg.n &&
+                     s->sg.node[e] == e && !(s->flags[e] & NODE_POPPED);
+    if (!open && !undecided && rc_dominates(s->pdom, z, top)) {
+      push_label(s, bc, z, L, EDGE_NORMAL, EDGE_OTHER, false);
       continue;
     }
     s->pending.data[keep++] = z;
@@ -139,101 +301,121 @@ static bool settled(rc_syncdep *s, branch_ctx *bc) {
 }
 
 /* An irreducible cycle entered divergently or holding a divergent branch: all its values are
- * divergent, and its exits each start a label of their own. */
+ * divergent, and its exits each start a label of their own. An exit entered from two blocks of
+ * the cycle joins threads that left it apart. */
 static void diverge_cluster(rc_syncdep *s, branch_ctx *bc, uint32_t c) {
   if (!s->cluster_done[c]) {
     s->cluster_done[c] = 1;
     rc_vec_push(&bc->r->diverged, c);
   }
-  const rc_cycle *cy = &s->ci->cycles[c];
-  for (uint32_t i = 0; i < cy->nexits; i++) push_label(s, bc, cy->exits[i], cy->exits[i], EDGE_NEW_DEF);
-  /* an exit entered from two blocks of the cycle joins threads that left it apart */
-  for (uint32_t i = s->sg.apart_start[c]; i < s->sg.apart_start[c + 1]; i++) {
-    uint32_t X = s->sg.apart[i], x = s->sg.node[X];
-    if (s->sg.collapsed[x]) {
-      set_entered_div(s, x);
-    } else if (!(s->joined[x] & 1)) {
-      s->joined[x] |= 1;
-      rc_vec_push(&bc->r->joins, x);
+  uint32_t k = s->ci->cycles[c].header; /* the cycle's node */
+  for (uint32_t e = s->sg.start[k]; e < s->sg.start[k + 1]; e++) {
+    uint32_t X = s->sg.to[e], x = s->sg.node[X];
+    push_label(s, bc, X, X, EDGE_NEW_DEF, s->sg.via[e], true);
+    if (s->sg.via[e] == EDGE_SEVERAL && s->label[x] != RC_NONE) { /* (unless a region dropped it) */
+      two_labels(s, x);
+      note_node(s, bc, x);
     }
   }
 }
 
-void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
-  branch_ctx bc = {B, RC_NONE, r, {0}};
-  for (uint32_t c = s->ci->innermost[B]; c != RC_NONE; c = s->ci->cycles[c].parent) {
-    uint32_t h = s->ci->cycles[c].header;
-    if (s->sg.node[h] == h && !s->sg.collapsed[h] &&
-        (bc.last_header == RC_NONE || s->sg.topo[h] > bc.last_header))
-      bc.last_header = s->sg.topo[h];
-  }
+/* The reducible cycles around B (all of them, or those around the collapsed cycle holding B):
+ * their headers pass labels on to the exits as cycle exits. */
+static void branch_setup(rc_syncdep *s, branch_ctx *bc, uint32_t B) {
   uint32_t bn = s->sg.node[B];
+  uint32_t c = s->sg.collapsed[bn] ? s->ci->cycles[s->sg.node_cycle[bn]].parent : s->ci->innermost[B];
+  for (; c != RC_NONE; c = s->ci->cycles[c].parent) {
+    rc_vec_push(bc->chain, c);
+    uint32_t t = s->sg.topo[s->ci->cycles[c].header];
+    if (bc->last_header == RC_NONE || t > bc->last_header) bc->last_header = t;
+  }
+  if (s->prune) find_refs(s, bc, bn);
+}
+
+/* For each divergent exit, the outermost cycle around B that does not contain it: the cycles
+ * around B form a chain, and containing the exit is monotone along it (binary search). */
+static void exited_cycles(const rc_syncdep *s, const branch_ctx *bc, rc_syncdep_result *r) {
+  if (!bc->div_exits.len) return;
+  rc_u32vec chain = {0};
+  for (uint32_t c = s->ci->innermost[bc->block]; c != RC_NONE; c = s->ci->cycles[c].parent) rc_vec_push(&chain, c);
+  for (uint32_t i = 0; i < bc->div_exits.len; i++) {
+    uint32_t X = bc->div_exits.data[i], lo = 0, hi = chain.len; /* first cycle containing X */
+    while (lo < hi) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (rc_cycle_contains(s->ci, chain.data[mid], X)) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo > 0) rc_vec_push(&r->exited, chain.data[lo - 1]);
+  }
+  rc_vec_free(&chain);
+}
+
+void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
+  branch_ctx bc = {.block = B, .last_header = RC_NONE, .r = r, .chain = &s->chain};
+  s->chain.len = 0;
+  uint32_t bn = s->sg.node[B];
+  if (s->sg.collapsed[bn] && s->cluster_done[s->sg.node_cycle[bn]])
+    return; /* the same propagation ran for another branch in it */
+  branch_setup(s, &bc, B);
   if (s->sg.collapsed[bn]) {
-    uint32_t c = s->sg.node_cycle[bn];
-    if (s->cluster_done[c]) return; /* the same propagation ran for another branch in it */
-    diverge_cluster(s, &bc, c);
+    diverge_cluster(s, &bc, s->sg.node_cycle[bn]);
   } else {
     const rc_cfg *g = s->g;
     for (uint32_t e = g->succ_start[B]; e < g->succ_start[B + 1]; e++) {
       uint32_t t = g->succs[e];
-      push_label(s, &bc, t, t, EDGE_NORMAL); /* each successor block is a label of its own */
+      push_label(s, &bc, t, t, EDGE_NORMAL, B, false); /* each successor is a label of its own */
     }
   }
   while (!settled(s, &bc)) {
     uint32_t x = heap_pop(s);
     uint32_t label = s->label[x], c = s->sg.node_cycle[x];
+    s->flags[x] |= NODE_POPPED;
     if (s->sg.collapsed[x] && s->entered_div[x]) {
       diverge_cluster(s, &bc, c);
     } else if (c != RC_NONE) {
       /* a cycle's exits; for a reducible cycle around B these are exits in other iterations */
       int kind = !s->sg.collapsed[x] && rc_cycle_contains(s->ci, c, B) ? EDGE_CYCLE_EXIT : EDGE_NORMAL;
       for (uint32_t e = s->sg.start[x]; e < s->sg.start[x + 1]; e++)
-        push_label(s, &bc, s->sg.to[e], label, kind);
+        push_label(s, &bc, s->sg.to[e], label, kind, s->sg.via[e], true);
     } else if (s->sg.skip[x] != RC_NONE) {
-      push_label(s, &bc, s->sg.skip[x], label, EDGE_NORMAL);
+      push_label(s, &bc, s->sg.skip[x], label, EDGE_NORMAL, x, false);
     } else {
       for (uint32_t e = s->sg.start[x]; e < s->sg.start[x + 1]; e++)
-        push_label(s, &bc, s->sg.to[e], label, EDGE_NORMAL);
+        push_label(s, &bc, s->sg.to[e], label, EDGE_NORMAL, x, false);
     }
   }
   while (s->heap.len) heap_pop(s);
   for (uint32_t i = 0; i < s->touched.len; i++) {
     uint32_t x = s->touched.data[i];
+    if (s->prune && s->stamp_branch[x] == RC_NONE && !(s->flags[x] & NODE_OUTSIDE) &&
+        certainly_inside(s, &bc, x)) {
+      s->stamp_branch[x] = B;
+      s->stamp_label[x] = s->label[x];
+    }
     s->label[x] = RC_NONE;
-    s->entered_div[x] = s->joined[x] = 0;
+    s->entered_div[x] = s->flags[x] = 0;
   }
   s->touched.len = s->pending.len = 0;
-  if (bc.div_exits.len) {
-    /* for each exit, the outermost cycle around B that does not contain it: the cycles around B
-     * form a chain, and containing the exit is monotone along it (binary search) */
-    rc_u32vec chain = {0};
-    for (uint32_t c = s->ci->innermost[B]; c != RC_NONE; c = s->ci->cycles[c].parent) rc_vec_push(&chain, c);
-    for (uint32_t i = 0; i < bc.div_exits.len; i++) {
-      uint32_t X = bc.div_exits.data[i], lo = 0, hi = chain.len; /* first cycle containing X */
-      while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (rc_cycle_contains(s->ci, chain.data[mid], X)) hi = mid;
-        else lo = mid + 1;
-      }
-      if (lo > 0) rc_vec_push(&r->exited, chain.data[lo - 1]);
-    }
-    rc_vec_free(&chain);
-  }
+  exited_cycles(s, &bc, r);
   rc_vec_free(&bc.div_exits);
 }
 
 void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, const rc_domtree *pdom,
-                     const rc_cycle_info *ci) {
+                     const rc_cycle_info *ci, bool prune) {
   memset(s, 0, sizeof *s);
   uint32_t n = g->nblocks, m = ci->ncycles;
   s->g = g;
   s->pdom = pdom;
   s->ci = ci;
+  s->prune = prune;
   rc_syncgraph_build(&s->sg, g, dom, ci);
   s->label = rc_xmalloc((n ? n : 1) * sizeof *s->label);
-  for (uint32_t b = 0; b < n; b++) s->label[b] = RC_NONE;
+  s->edge = rc_xmalloc((n ? n : 1) * sizeof *s->edge);
+  s->stamp_branch = rc_xmalloc((n ? n : 1) * sizeof *s->stamp_branch);
+  s->stamp_label = rc_xmalloc((n ? n : 1) * sizeof *s->stamp_label);
+  for (uint32_t b = 0; b < n; b++) s->label[b] = s->stamp_branch[b] = RC_NONE;
   s->entered_div = rc_xcalloc(n ? n : 1, 1);
-  s->joined = rc_xcalloc(n ? n : 1, 1);
+  s->flags = rc_xcalloc(n ? n : 1, 1);
   s->in_heap = rc_xcalloc(n ? n : 1, 1);
   s->lcount = rc_xcalloc(n ? n : 1, sizeof *s->lcount);
   s->cluster_done = rc_xcalloc(m ? m : 1, 1);
@@ -242,14 +424,18 @@ void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, cons
 void rc_syncdep_free(rc_syncdep *s) {
   rc_syncgraph_free(&s->sg);
   free(s->label);
+  free(s->edge);
+  free(s->stamp_branch);
+  free(s->stamp_label);
   free(s->entered_div);
-  free(s->joined);
+  free(s->flags);
   free(s->in_heap);
   free(s->lcount);
   free(s->cluster_done);
   rc_vec_free(&s->heap);
   rc_vec_free(&s->touched);
   rc_vec_free(&s->pending);
+  rc_vec_free(&s->chain);
   memset(s, 0, sizeof *s);
 }
 

@@ -12,15 +12,20 @@ typedef struct rc_syncdep {
   const rc_domtree *pdom;
   const rc_cycle_info *ci;
   rc_syncgraph sg;       /* the acyclic propagation graph */
+  bool prune;            /* confine each branch to the region earlier branches leave it */
   /* per-branch state, reset through `touched` */
   uint32_t *label;       /* per node: its label, RC_NONE when none yet */
+  uint32_t *edge;        /* per node: the edge of its first label (see push_label) */
   uint8_t *entered_div;  /* collapsed node reached by two labels */
-  uint8_t *joined;       /* node recorded as a join (bit 1) or as a divergent exit (bit 2) */
+  uint8_t *flags;        /* per node: NODE_* bits of syncdep.c */
   uint8_t *in_heap;
   uint32_t *lcount;      /* per label: fresh nodes in the heap carrying it */
   uint32_t ndistinct, nblocking;
-  rc_u32vec heap, touched, pending;
+  rc_u32vec heap, touched, pending, chain;
   uint8_t *cluster_done; /* per cycle: irreducible cycle already made divergent and propagated */
+  /* what earlier branches left behind: per node, the first branch whose propagation labelled it
+   * (RC_NONE if none) and the label it had there */
+  uint32_t *stamp_branch, *stamp_label;
 } rc_syncdep;
 
 typedef struct rc_syncdep_result {
@@ -30,10 +35,13 @@ typedef struct rc_syncdep_result {
                          branch that does not contain the exit */
 } rc_syncdep_result;
 
+/* prune: see "Sharing between branches" in syncdep.c; without it every branch is propagated on
+ * its own (the reference the tests compare with). */
 void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, const rc_domtree *pdom,
-                     const rc_cycle_info *ci);
+                     const rc_cycle_info *ci, bool prune);
 /* Propagate from divergent branch B (reachable); appends to r (which may repeat entries). An
- * irreducible cycle holding B that was already made divergent adds nothing. */
+ * irreducible cycle holding B that was already made divergent adds nothing. Joins and exits that
+ * earlier calls found already may be left out of r. */
 void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r);
 void rc_syncdep_free(rc_syncdep *s);
 void rc_syncdep_result_free(rc_syncdep_result *r);

@@ -109,6 +109,33 @@ static void shortcuts(rc_syncgraph *s, const rc_cfg *g, const rc_cycle_info *ci,
   free(idom);
 }
 
+enum { VIA_UNSET = RC_NONE - 1 };
+
+/* For the edge from a cycle's node to exit X: the one block of the cycle with an edge to X, or
+ * RC_NONE when there are several. One walk over the CFG's edges: an edge u -> X leaves the
+ * cycles around u up to the first that contains X (those that are nodes have X as an exit, at
+ * the position of X in their sorted exits). */
+static void exit_via(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom, const rc_cycle_info *ci) {
+  for (uint32_t u = 0; u < s->n; u++) {
+    if (!rc_domtree_contains(dom, u)) continue;
+    for (uint32_t e = g->succ_start[u]; e < g->succ_start[u + 1]; e++) {
+      uint32_t X = g->succs[e];
+      for (uint32_t c = ci->innermost[u]; c != RC_NONE && !rc_cycle_contains(ci, c, X); c = ci->cycles[c].parent) {
+        const rc_cycle *cy = &ci->cycles[c];
+        if (s->node_cycle[cy->header] != c || s->node[cy->header] != cy->header) continue; /* not a node */
+        uint32_t lo = 0, hi = cy->nexits; /* the position of X among the exits */
+        while (lo < hi) {
+          uint32_t mid = lo + (hi - lo) / 2;
+          if (cy->exits[mid] < X) lo = mid + 1;
+          else hi = mid;
+        }
+        uint32_t *v = &s->via[s->start[cy->header] + lo];
+        *v = *v == VIA_UNSET || *v == u ? u : RC_NONE;
+      }
+    }
+  }
+}
+
 void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,
                         const rc_cycle_info *ci) {
   uint32_t n = g->nblocks, m = ci->ncycles;
@@ -141,60 +168,34 @@ void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,
     if (c != RC_NONE && irr[c] != RC_NONE) s->node[b] = ci->cycles[irr[c]].header;
   }
   free(irr);
-  /* exits that a collapsed cycle enters from two different blocks of it: threads that left it
-   * apart meet there. Outermost irreducible cycles are disjoint, so one pass over their blocks'
-   * edges finds them all. */
-  s->apart_start = rc_xcalloc(m + 1, sizeof *s->apart_start);
-  uint32_t *first = rc_xmalloc((n ? n : 1) * sizeof *first), *stamp = rc_xmalloc((n ? n : 1) * sizeof *stamp);
-  uint8_t *apart = rc_xcalloc(n ? n : 1, 1);
-  for (uint32_t b = 0; b < n; b++) stamp[b] = RC_NONE;
-  RC_VEC(uint32_t) ap = {0};
-  for (uint32_t c = 0; c < m; c++) {
-    s->apart_start[c] = ap.len;
-    uint32_t h = ci->cycles[c].header;
-    if (!s->collapsed[h] || s->node_cycle[h] != c) continue;
-    const rc_cycle *cy = &ci->cycles[c];
-    for (uint32_t i = 0; i < cy->nblocks; i++) {
-      uint32_t b = cy->blocks[i];
-      for (uint32_t e = g->succ_start[b]; e < g->succ_start[b + 1]; e++) {
-        uint32_t t = g->succs[e];
-        if (rc_cycle_contains(ci, c, t)) continue;
-        if (stamp[t] != c) {
-          stamp[t] = c;
-          first[t] = b;
-          apart[t] = 0;
-        } else if (first[t] != b && !apart[t]) {
-          apart[t] = 1;
-          rc_vec_push(&ap, t);
-        }
-      }
-    }
-  }
-  s->apart_start[m] = ap.len;
-  s->apart = ap.data;
-  free(first);
-  free(stamp);
-  free(apart);
-  /* edges of each reachable node, as target blocks */
-  RC_VEC(uint32_t) to = {0};
+  /* edges of each reachable node, as target blocks, and the block each leaves (exit_via fills
+   * it in for the edges of cycle nodes) */
+  RC_VEC(uint32_t) to = {0}, via = {0};
   s->start = rc_xcalloc(n + 1, sizeof *s->start);
   for (uint32_t x = 0; x < n; x++) {
     s->start[x] = to.len;
     if (s->node[x] != x || !rc_domtree_contains(dom, x)) continue;
     uint32_t c = s->node_cycle[x];
     if (c != RC_NONE) {
-      for (uint32_t i = 0; i < ci->cycles[c].nexits; i++) rc_vec_push(&to, ci->cycles[c].exits[i]);
+      for (uint32_t i = 0; i < ci->cycles[c].nexits; i++) {
+        rc_vec_push(&to, ci->cycles[c].exits[i]);
+        rc_vec_push(&via, VIA_UNSET);
+      }
       continue;
     }
     for (uint32_t e = g->succ_start[x]; e < g->succ_start[x + 1]; e++) {
       uint32_t t = g->succs[e];
       bool dup = s->node[t] == x;
       for (uint32_t e2 = g->succ_start[x]; e2 < e && !dup; e2++) dup = g->succs[e2] == t;
-      if (!dup) rc_vec_push(&to, t);
+      if (dup) continue;
+      rc_vec_push(&to, t);
+      rc_vec_push(&via, x);
     }
   }
   s->start[n] = to.len;
   s->to = to.data;
+  s->via = via.data;
+  exit_via(s, g, dom, ci);
   /* topological order (Kahn) */
   uint32_t *indeg = rc_xcalloc(n ? n : 1, sizeof *indeg);
   uint32_t *queue = rc_xmalloc((n ? n : 1) * sizeof *queue);
@@ -224,8 +225,7 @@ void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,
 }
 
 void rc_syncgraph_free(rc_syncgraph *s) {
-  free(s->apart_start);
-  free(s->apart);
+  free(s->via);
   free(s->node);
   free(s->node_cycle);
   free(s->collapsed);

@@ -14,11 +14,12 @@ typedef struct rc_syncgraph {
                            cycle, or the collapsed irreducible cycle), RC_NONE for a plain block */
   uint8_t *collapsed;   /* per node: stands for an irreducible cycle */
   uint32_t *start, *to; /* per node: edges as target blocks (map them through node[]) */
+  uint32_t *via;        /* per edge: the block it leaves: the node itself, or for a cycle node
+                           the one block of the cycle with an edge to that exit (RC_NONE when
+                           there are several) */
   uint32_t *topo;       /* per node: topological index */
   uint32_t *skip;       /* per plain node: the end of its chain of single-entry single-exit
                            regions (a single label can jump there), or RC_NONE */
-  uint32_t *apart_start, *apart; /* per cycle (CSR): for a collapsed cycle, its exits that have
-                                    two or more predecessors inside it */
 } rc_syncgraph;
 
 void rc_syncgraph_build(rc_syncgraph *s, const rc_cfg *g, const rc_domtree *dom,

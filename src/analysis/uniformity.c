@@ -27,37 +27,46 @@
  *   exits, so its back edges end there; a branch outside the cycle reaches at most its header (the
  *   only entry), a branch inside propagates through the body to the latches and from the header
  *   to the exits. Labels jump over single-entry single-exit regions, where nothing can join.
- *   Phis of a join block whose incoming values are all the same value (undef aside) stay uniform.
- * Temporal divergence. If the header of a reducible cycle C that contains B pushes a label to an
- *   exit that already carries a different one, threads leave C in different iterations (a
- *   divergent exit). Then every value defined in the outermost cycle containing B but not that
- *   exit and used outside it is marked divergent itself (not only its outside uses, as LLVM
- *   does): a consumer that keeps a uniform value in one scalar register would hand a lane that
- *   left earlier the value of a later iteration. This costs precision inside the cycle.
+ *   A block with two labels is a join only if they came along two different incoming edges
+ *   (edges from a cycle's header to its exits stand for the exiting edges of the cycle).
+ *   Phis of a join block whose incoming values are all the same value (undef and the phi itself
+ *   aside) stay uniform.
+ *   Branches are propagated in batches in reverse post-order, each confined to the region that
+ *   earlier ones leave it: where an earlier branch labelled otherwise, everything that could be
+ *   found was found already (see "Sharing between branches" in syncdep.c).
+ * Temporal divergence. If an exit of a reducible cycle C that contains B has two labels and
+ *   received one from C's header (threads that went round again), threads leave C in different
+ *   iterations (a divergent exit). Then every value defined in the outermost cycle containing B
+ *   but not that exit and used outside it is marked divergent itself (not only its outside uses,
+ *   as LLVM does): a consumer that keeps a uniform value in one scalar register would hand a
+ *   lane that left earlier the value of a later iteration. This costs precision inside the
+ *   cycle. The exit's phis diverge if threads reach it along two edges (B -> X now, or later
+ *   through the header, which leaves along another edge).
  * Irreducible cycles, conservatively. Each outermost irreducible cycle K is one node of the
  *   acyclic graph, leading to K's exits. If a divergent branch lies in K, or two different labels
  *   reach K (threads enter it divergently), K is "assumed divergent" as in LLVM: every value
  *   defined in K is divergent (this includes the phis at its entries), and K acts as a divergent
  *   branch whose successors are its exits (each exit gets its own label).
  *
- * Cost: building the graph and the fixpoint are linear; sync propagation costs, per divergent
- * branch, the nodes its labels reach before they meet, with single-entry single-exit regions
- * counting as one, times a log for the heap (a cycle with many exits reached from a divergent
- * branch costs them all); temporal marking visits each cycle with a divergent exit once. */
+ * Cost: building the effect graph (one pass over the instructions) and the fixpoint are linear;
+ * sync propagation costs, per divergent branch, the nodes its labels reach before they meet
+ * within the region earlier branches leave it, with single-entry single-exit regions counting
+ * as one, times a log for the heap; temporal marking visits each cycle with a divergent exit
+ * once. On generated kernels (bench_analysis --shape gen) ten times the blocks take about eleven
+ * times as long. */
 #include "reconv/analysis.h"
 
+#include "escapes.h"
 #include "syncdep.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Values that escape cycles (see mark_temporal). */
-typedef struct escapes {
-  uint32_t n;          /* escaping values */
-  uint32_t *value;     /* sorted by the innermost cycle of their block */
-  uint32_t *slice;     /* per cycle id c (and m): first index of values in cycles >= c */
-  uint32_t size, *tree; /* min-tree over escape depths (UINT32_MAX: gone) */
-} escapes;
+/* A use in the effect graph (see build_effects): the value that becomes divergent with the value
+ * used, or a tagged block: the block whose branch becomes divergent, or the block of a use that
+ * makes nothing divergent (kept for temporal divergence, which asks where values are used). */
+enum { USE_BRANCH = 1u << 31, USE_ONLY = 1u << 30, USE_TAGS = USE_BRANCH | USE_ONLY };
 
 typedef struct unif {
   const rc_kernel *k;
@@ -66,16 +75,18 @@ typedef struct unif {
   const rc_cycle_info *ci;
   rc_uniformity *u;
   uint32_t n;
+  unsigned flags;
 
-  /* values: users in CSR form, value id -> instruction (NULL for parameters) */
-  rc_instr **def;
-  uint32_t *use_start;
-  rc_instr **users;
-  rc_u32vec work; /* divergent values whose users are not yet updated */
+  uint32_t *def_block;  /* per value: the block of its defining instruction, or RC_NONE */
+  uint32_t *use_start, *use; /* per value (CSR): the effects of its uses */
+  rc_u32vec work;       /* divergent values whose effects are not yet applied */
 
-  rc_syncdep sd;   /* sync dependence (syncdep.h) */
+  rc_syncdep sd;        /* sync dependence (syncdep.h), built on the first divergent branch */
   bool sd_ready;
-  escapes esc;     /* values escaping cycles, for temporal divergence (built on first use) */
+  rc_u32vec branches;   /* divergent branches whose sync dependence is not yet propagated */
+  uint32_t *rpo_index;  /* per block: position in reverse post-order (built with sd) */
+  rc_escapes esc;       /* values escaping cycles, for temporal divergence (built on first use) */
+  bool esc_ready;
 } unif;
 
 /* ---- marking ---------------------------------------------------------------------------------- */
@@ -94,12 +105,15 @@ static bool same_value(const rc_value *a, const rc_value *b) {
   return false;
 }
 
-/* A phi whose incoming values are all one value (undef aside) is that value on every path. */
+/* A phi whose incoming values are all one value, apart from undef and the phi itself (SSA repair
+ * and the transforms make such phis), is that value on every path: which way a thread came makes
+ * no difference (LLVM's PHINode::hasConstantOrUndefValue). It can still be divergent by data
+ * dependence on that value. */
 static bool phi_is_trivial(const rc_instr *phi) {
   const rc_value *only = NULL;
   for (uint32_t i = 0; i < phi->nops; i++) {
     const rc_value *v = phi->ops[i];
-    if (v->kind == RC_V_UNDEF) continue;
+    if (v->kind == RC_V_UNDEF || v == &phi->v) continue;
     if (!only) only = v;
     else if (!same_value(only, v)) return false;
   }
@@ -120,103 +134,59 @@ static void taint_all_defs(unif *s, uint32_t c) {
       if (in->v.type != RC_VOID) mark_value(s, in->v.id);
 }
 
-/* ---- temporal divergence ---------------------------------------------------------------------
- * When cycle c gets a divergent exit, the values defined in c (nested cycles included) and used
- * outside c become divergent. A value defined in block b escapes the cycles around b from the
- * innermost up to the outermost one that some use lies outside of; call the depth of that one its
- * escape depth. Sorted by the innermost cycle of their block (cycle ids are in forest pre-order,
- * so the cycles nested in c are a range), the values defined in c form one slice, and those
- * escaping c are the ones in the slice with escape depth <= depth(c). A segment tree of escape
- * depths finds them, and a value leaves it once marked: each value is found once, and marking a
- * cycle costs O((1 + values found) log n) instead of a walk over the cycle. */
-static void escapes_build(unif *s) {
-  const rc_cycle_info *ci = s->ci;
-  uint32_t m = ci->ncycles, nv = s->u->nvalues;
-  escapes *x = &s->esc;
-  uint32_t *depth = rc_xmalloc((nv ? nv : 1) * sizeof *depth), *cyc = rc_xmalloc((nv ? nv : 1) * sizeof *cyc);
-  x->slice = rc_xcalloc(m + 2, sizeof *x->slice);
-  for (uint32_t id = 0; id < nv; id++) {
-    depth[id] = UINT32_MAX;
-    const rc_instr *d = s->def[id];
-    uint32_t cb = d && d->parent ? ci->innermost[d->parent->id] : RC_NONE;
-    cyc[id] = cb;
-    if (cb == RC_NONE) continue;
-    for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++) {
-      uint32_t ub = s->users[e]->parent->id, out = RC_NONE;
-      for (uint32_t c = cb; c != RC_NONE && !rc_cycle_contains(ci, c, ub); c = ci->cycles[c].parent) out = c;
-      if (out != RC_NONE && ci->cycles[out].depth < depth[id]) depth[id] = ci->cycles[out].depth;
-    }
-    if (depth[id] != UINT32_MAX) x->slice[cb + 1]++;
-  }
-  for (uint32_t c = 0; c <= m; c++) x->slice[c + 1] += x->slice[c];
-  x->n = x->slice[m];
-  x->value = rc_xmalloc((x->n ? x->n : 1) * sizeof *x->value);
-  uint32_t *fill = rc_xmalloc((m + 1) * sizeof *fill);
-  memcpy(fill, x->slice, (m + 1) * sizeof *fill);
-  for (uint32_t id = 0; id < nv; id++)
-    if (depth[id] != UINT32_MAX) x->value[fill[cyc[id]]++] = id;
-  free(fill);
-  for (x->size = 1; x->size < x->n; x->size *= 2) {}
-  x->tree = rc_xmalloc(2 * x->size * sizeof *x->tree);
-  for (uint32_t i = 0; i < x->size; i++) x->tree[x->size + i] = i < x->n ? depth[x->value[i]] : UINT32_MAX;
-  for (uint32_t i = x->size; i-- > 1;)
-    x->tree[i] = x->tree[2 * i] < x->tree[2 * i + 1] ? x->tree[2 * i] : x->tree[2 * i + 1];
-  free(depth);
-  free(cyc);
-}
-
-static void escapes_free(escapes *x) {
-  free(x->value);
-  free(x->slice);
-  free(x->tree);
-}
-
-/* The first index in [lo, hi) whose escape depth is <= d, or RC_NONE; iterative descent. */
-static uint32_t escapes_find(const escapes *x, uint32_t lo, uint32_t hi, uint32_t d) {
-  uint32_t stack[64], sp = 0; /* nodes as (index, node lo, node hi), depth of the tree <= 32 */
-  uint32_t nlo[64], nhi[64];
-  stack[sp] = 1, nlo[sp] = 0, nhi[sp] = x->size, sp++;
-  while (sp) {
-    sp--;
-    uint32_t v = stack[sp], a = nlo[sp], b = nhi[sp];
-    if (b <= lo || a >= hi || x->tree[v] > d) continue;
-    if (b - a == 1) return a;
-    uint32_t mid = a + (b - a) / 2;
-    stack[sp] = 2 * v + 1, nlo[sp] = mid, nhi[sp] = b, sp++; /* right after left */
-    stack[sp] = 2 * v, nlo[sp] = a, nhi[sp] = mid, sp++;
-  }
-  return RC_NONE;
-}
-
-static void escapes_remove(escapes *x, uint32_t i) {
-  uint32_t v = x->size + i;
-  x->tree[v] = UINT32_MAX;
-  for (v /= 2; v; v /= 2) x->tree[v] = x->tree[2 * v] < x->tree[2 * v + 1] ? x->tree[2 * v] : x->tree[2 * v + 1];
-}
-
+/* Cycle c has a divergent exit: the values that leave it are divergent (escapes.c). Values that
+ * are divergent already when the index is built are left out of it. */
 static void mark_temporal(unif *s, uint32_t c) {
   if (s->u->temporal_cycle[c]) return;
   s->u->temporal_cycle[c] = 1;
-  if (!s->esc.tree) escapes_build(s);
-  escapes *x = &s->esc;
-  uint32_t lo = x->slice[c], hi = x->slice[s->ci->cycles[c].nested_end], d = s->ci->cycles[c].depth;
-  for (uint32_t i; (i = escapes_find(x, lo, hi, d)) != RC_NONE;) {
-    mark_value(s, x->value[i]);
-    escapes_remove(x, i);
+  if (!s->esc_ready) {
+    uint32_t nv = s->u->nvalues, nuses = s->use_start[nv];
+    const uint8_t *skip = s->u->divergent_value;
+    uint32_t *use_block = rc_xmalloc((nuses ? nuses : 1) * sizeof *use_block);
+    for (uint32_t id = 0; id < nv; id++)
+      for (uint32_t e = s->use_start[id]; !skip[id] && e < s->use_start[id + 1]; e++)
+        use_block[e] = s->use[e] & USE_TAGS ? s->use[e] & ~USE_TAGS : s->def_block[s->use[e]];
+    rc_escapes_build(&s->esc, s->ci, nv, s->def_block, s->use_start, use_block, skip);
+    free(use_block);
+    s->esc_ready = true;
   }
+  for (uint32_t id; (id = rc_escapes_take(&s->esc, c)) != RC_NONE;) mark_value(s, id);
 }
 
-/* Apply what the propagation from divergent branch b found. */
+/* Branch b is divergent; its sync dependence is propagated with the next batch. */
 static void branch_divergent(unif *s, uint32_t b) {
   if (s->u->divergent_branch[b]) return;
   s->u->divergent_branch[b] = 1;
-  if (!rc_domtree_contains(s->dom, b)) return;
-  if (!s->sd_ready) { /* built on the first divergent branch: uniform kernels never pay for it */
-    rc_syncdep_init(&s->sd, s->g, s->dom, s->pdom, s->ci);
+  if (rc_domtree_contains(s->dom, b)) rc_vec_push(&s->branches, b);
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Propagate the pending divergent branches, in reverse post-order (outer and earlier branches
+ * first: later ones then share what they found, see syncdep.c), and apply what they found. */
+static void propagate_branches(unif *s) {
+  if (!s->sd_ready) { /* uniform kernels never pay for it */
+    rc_syncdep_init(&s->sd, s->g, s->dom, s->pdom, s->ci, !(s->flags & RC_UNIF_EXHAUSTIVE));
+    s->rpo_index = rc_xmalloc((s->n ? s->n : 1) * sizeof *s->rpo_index);
+    uint32_t *rpo = rc_xmalloc((s->n ? s->n : 1) * sizeof *rpo);
+    rc_cfg_rpo(s->g, rpo, s->rpo_index);
+    free(rpo);
     s->sd_ready = true;
   }
+  uint32_t nb = s->branches.len;
+  uint64_t *order = rc_xmalloc(nb * sizeof *order);
+  for (uint32_t i = 0; i < nb; i++) {
+    uint32_t b = s->branches.data[i];
+    order[i] = (uint64_t)s->rpo_index[b] << 32 | b;
+  }
+  s->branches.len = 0;
+  qsort(order, nb, sizeof *order, cmp_u64);
   rc_syncdep_result r = {0};
-  rc_syncdep_branch(&s->sd, b, &r);
+  for (uint32_t i = 0; i < nb; i++) rc_syncdep_branch(&s->sd, (uint32_t)order[i], &r);
+  free(order);
   for (uint32_t i = 0; i < r.joins.len; i++) taint_phis(s, r.joins.data[i]);
   for (uint32_t i = 0; i < r.diverged.len; i++) {
     s->u->assumed_divergent[r.diverged.data[i]] = 1;
@@ -226,28 +196,40 @@ static void branch_divergent(unif *s, uint32_t b) {
   rc_syncdep_result_free(&r);
 }
 
-/* ---- sources and the fixpoint ------------------------------------------------------------------ */
-
-static bool is_conditional(const rc_instr *t) {
-  return t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH) && t->ntargets >= 2;
-}
+/* ---- private memory ------------------------------------------------------------------------------ */
 
 /* Which values may hold an address into private memory (derived from an alloca)? */
-static uint8_t *private_taint(unif *s) {
-  uint32_t nv = s->u->nvalues;
+static uint8_t *private_taint(const rc_kernel *k) {
+  uint32_t nv = k->nvalues;
+  /* users of each value, and its definition */
+  uint32_t *start = rc_xcalloc(nv + 2, sizeof *start);
+  const rc_instr **def = rc_xcalloc(nv ? nv : 1, sizeof *def);
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      if (i->v.type != RC_VOID && i->v.id < nv) def[i->v.id] = i;
+      for (uint32_t o = 0; o < i->nops; o++)
+        if (i->ops[o] && i->ops[o]->id < nv) start[i->ops[o]->id + 2]++;
+    }
+  for (uint32_t id = 0; id < nv; id++) start[id + 2] += start[id + 1];
+  const rc_instr **users = rc_xmalloc((start[nv + 1] ? start[nv + 1] : 1) * sizeof *users);
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      for (uint32_t o = 0; o < i->nops; o++)
+        if (i->ops[o] && i->ops[o]->id < nv) users[start[i->ops[o]->id + 1]++] = i;
+  /* start[id] .. start[id + 1] now */
   uint8_t *pt = rc_xcalloc(nv ? nv : 1, 1);
   rc_u32vec work = {0};
   bool escaped = false;
   for (uint32_t id = 0; id < nv; id++)
-    if (s->def[id] && s->def[id]->op == RC_OP_ALLOCA) {
+    if (def[id] && def[id]->op == RC_OP_ALLOCA) {
       pt[id] = 1;
       rc_vec_push(&work, id);
     }
   for (;;) {
     while (work.len) {
       uint32_t id = work.data[--work.len];
-      for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++) {
-        rc_instr *u = s->users[e];
+      for (uint32_t e = start[id]; e < start[id + 1]; e++) {
+        const rc_instr *u = users[e];
         if (u->op == RC_OP_STORE && u->ops[0]->id == id && u->ops[0]->kind != RC_V_CONST) escaped = true;
         if (u->op == RC_OP_CALL && rc_builtin_get((rc_builtin)u->pred)->has_side_effects)
           for (uint32_t o = 1; o < u->nops; o++) escaped |= u->ops[o]->id == id;
@@ -260,7 +242,7 @@ static uint8_t *private_taint(unif *s) {
     /* a private address went to memory: any load may bring it back */
     bool added = false;
     for (uint32_t id = 0; id < nv; id++)
-      if (s->def[id] && s->def[id]->op == RC_OP_LOAD && !pt[id]) {
+      if (def[id] && def[id]->op == RC_OP_LOAD && !pt[id]) {
         pt[id] = 1;
         rc_vec_push(&work, id);
         added = true;
@@ -268,31 +250,102 @@ static uint8_t *private_taint(unif *s) {
     if (!added) break;
   }
   rc_vec_free(&work);
+  free(start);
+  free(def);
+  free(users);
   return pt;
 }
 
-static bool is_source(const rc_instr *i, const uint8_t *pt) {
+/* Loads through an address that may point to private memory are sources (each thread reads its
+ * own memory). Only kernels with an alloca pay for this. */
+static void private_loads(unif *s) {
+  const rc_kernel *k = s->k;
+  uint8_t *pt = private_taint(k);
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      if (i->op == RC_OP_LOAD && i->ops[0]->kind != RC_V_CONST && i->ops[0]->id < k->nvalues &&
+          pt[i->ops[0]->id])
+        mark_value(s, i->v.id);
+  free(pt);
+}
+
+/* ---- sources, the effect graph and the fixpoint ------------------------------------------------- */
+
+static bool is_conditional(const rc_instr *t) {
+  return t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH) && t->ntargets >= 2;
+}
+
+/* Sources but loads through private memory (private_loads). */
+static bool is_source(const rc_instr *i) {
   switch (i->op) {
   case RC_OP_CALL: return rc_builtin_get((rc_builtin)i->pred)->divergent_source;
   case RC_OP_ALLOCA: return true;
-  case RC_OP_LOAD: return i->ops[0]->id != RC_NONE && i->ops[0]->kind != RC_V_CONST && pt[i->ops[0]->id];
   case RC_OP_RGET: return i->reg && !i->reg->scalar;
   default: return false;
   }
 }
 
-/* Users of value id u_val: update after it became divergent. */
-static void update_users(unif *s, uint32_t id, unsigned flags) {
-  for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++) {
-    rc_instr *u = s->users[e];
-    if (rc_opcode_is_terminator((rc_opcode)u->op)) {
-      if (is_conditional(u) && u->ops[0]->id == id && !(u->iflags & RC_IF_UNIFORM) &&
-          !(flags & RC_UNIF_ALL_DIVERGENT))
-        branch_divergent(s, u->parent->id);
-      continue;
+/* What operand o of instruction i (in block b) makes divergent when its value is: the value of i
+ * (data dependence; ballot excepted: one mask per wave), USE_BRANCH | b for the condition of a
+ * conditional branch (unless annotated !uniform, or all branches are divergent anyway), or
+ * USE_ONLY | b for nothing. */
+static uint32_t use_effect(const rc_instr *i, uint32_t o, uint32_t b, unsigned flags) {
+  if (rc_opcode_is_terminator((rc_opcode)i->op))
+    return (is_conditional(i) && o == 0 && !(i->iflags & RC_IF_UNIFORM) && !(flags & RC_UNIF_ALL_DIVERGENT)
+                ? USE_BRANCH
+                : USE_ONLY) |
+           b;
+  return i->op == RC_OP_BALLOT || i->v.type == RC_VOID ? USE_ONLY | b : i->v.id;
+}
+
+/* One pass over the instructions in block order, which walks memory mostly in sequence: the
+ * block of every definition, the sources (but private loads), the divergent branches by
+ * annotation, and every use as a pair (value used, effect); then the pairs sorted by value into
+ * the effect graph (use_start, use), which the fixpoint reads instead of chasing an instruction
+ * for every use. */
+static void build_effects(unif *s) {
+  const rc_kernel *k = s->k;
+  uint32_t nv = s->u->nvalues;
+  assert(nv < USE_ONLY && k->nblocks < USE_ONLY);
+  s->def_block = rc_xmalloc((nv ? nv : 1) * sizeof *s->def_block);
+  for (uint32_t id = 0; id < nv; id++) s->def_block[id] = RC_NONE;
+  s->use_start = rc_xcalloc(nv + 2, sizeof *s->use_start);
+  /* (value used, effect) pairs; about two uses per value */
+  RC_VEC(uint64_t) pairs = {0};
+  rc_vec_reserve(&pairs, 2 * nv + 16);
+  bool allocas = false;
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      if (i->v.type != RC_VOID && i->v.id < nv) {
+        s->def_block[i->v.id] = b;
+        if (is_source(i)) mark_value(s, i->v.id);
+        allocas |= i->op == RC_OP_ALLOCA;
+      }
+      for (uint32_t o = 0; o < i->nops; o++) {
+        uint32_t id = i->ops[o] ? i->ops[o]->id : RC_NONE;
+        if (id >= nv) continue;
+        rc_vec_push(&pairs, (uint64_t)id << 32 | use_effect(i, o, b, s->flags));
+        s->use_start[id + 2]++;
+      }
     }
-    if (u->op == RC_OP_BALLOT || u->v.type == RC_VOID) continue; /* ballot: one mask per wave */
-    mark_value(s, u->v.id);
+    const rc_instr *t = rc_block_term(k->blocks[b]);
+    if (is_conditional(t) && ((s->flags & RC_UNIF_ALL_DIVERGENT) || (t->iflags & RC_IF_DIVERGENT)))
+      branch_divergent(s, b);
+  }
+  for (uint32_t id = 0; id < nv; id++) s->use_start[id + 2] += s->use_start[id + 1];
+  s->use = rc_xmalloc((pairs.len ? pairs.len : 1) * sizeof *s->use);
+  for (uint32_t e = 0; e < pairs.len; e++) s->use[s->use_start[(pairs.data[e] >> 32) + 1]++] = (uint32_t)pairs.data[e];
+  /* use_start[id] .. use_start[id + 1] now */
+  rc_vec_free(&pairs);
+  if (allocas) private_loads(s);
+}
+
+/* Value id became divergent: so do the values and branches its uses affect. */
+static void apply_effects(unif *s, uint32_t id) {
+  for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++) {
+    uint32_t eff = s->use[e];
+    if (eff & USE_BRANCH) branch_divergent(s, eff & ~USE_TAGS);
+    else if (!(eff & USE_ONLY)) mark_value(s, eff);
   }
 }
 
@@ -310,56 +363,23 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   u->temporal_cycle = rc_xcalloc(m ? m : 1, 1);
   u->assumed_divergent = rc_xcalloc(m ? m : 1, 1);
 
-  unif s = {0};
-  s.k = k;
-  s.g = g;
-  s.dom = dom;
-  s.pdom = pdom;
-  s.ci = ci;
-  s.u = u;
-  s.n = n;
-  /* definitions and users */
-  s.def = rc_xcalloc(nv ? nv : 1, sizeof *s.def);
-  s.use_start = rc_xcalloc(nv + 2, sizeof *s.use_start);
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
-      if (i->v.type != RC_VOID && i->v.id < nv) s.def[i->v.id] = i;
-      for (uint32_t o = 0; o < i->nops; o++)
-        if (i->ops[o] && i->ops[o]->id < nv) s.use_start[i->ops[o]->id + 1]++;
-    }
-  for (uint32_t id = 0; id < nv; id++) s.use_start[id + 1] += s.use_start[id];
-  s.users = rc_xmalloc((s.use_start[nv] ? s.use_start[nv] : 1) * sizeof *s.users);
-  uint32_t *fill = rc_xmalloc((nv + 1) * sizeof *fill);
-  memcpy(fill, s.use_start, (nv + 1) * sizeof *fill);
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      for (uint32_t o = 0; o < i->nops; o++)
-        if (i->ops[o] && i->ops[o]->id < nv) {
-          /* an instruction using a value twice is listed twice; harmless */
-          s.users[fill[i->ops[o]->id]++] = i;
-        }
-  free(fill);
-
-
-  uint8_t *pt = private_taint(&s);
-  for (uint32_t id = 0; id < nv; id++)
-    if (s.def[id] && is_source(s.def[id], pt)) mark_value(&s, id);
-  free(pt);
-  for (uint32_t b = 0; b < n; b++) {
-    const rc_instr *t = rc_block_term(k->blocks[b]);
-    if (!is_conditional(t)) continue;
-    if ((flags & RC_UNIF_ALL_DIVERGENT) || (t->iflags & RC_IF_DIVERGENT)) branch_divergent(&s, b);
-  }
-  while (s.work.len) {
-    uint32_t id = s.work.data[--s.work.len];
-    update_users(&s, id, flags);
+  unif s = {.k = k, .g = g, .dom = dom, .pdom = pdom, .ci = ci, .u = u, .n = n, .flags = flags};
+  build_effects(&s); /* and the sources */
+  /* the fixpoint: data dependence to the end, then sync dependence of the branches that became
+   * divergent meanwhile, until neither adds anything */
+  for (;;) {
+    while (s.work.len) apply_effects(&s, s.work.data[--s.work.len]);
+    if (!s.branches.len) break;
+    propagate_branches(&s);
   }
 
-  free(s.def);
+  free(s.def_block);
   free(s.use_start);
-  free(s.users);
+  free(s.use);
   if (s.sd_ready) rc_syncdep_free(&s.sd);
-  escapes_free(&s.esc);
+  free(s.rpo_index);
+  rc_vec_free(&s.branches);
+  if (s.esc_ready) rc_escapes_free(&s.esc);
   rc_vec_free(&s.work);
   return 0;
 }

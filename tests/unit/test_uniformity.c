@@ -539,3 +539,95 @@ TEST(uniformity_sync_dependence_at_a_loop_header) {
   CHECK_EQ_INT(join(&f, "X"), 1); /* L1 -> X and L2 -> X */
   teardown(&f);
 }
+
+/* A phi whose incoming values are one value apart from undef and the phi itself (as SSA repair
+ * leaves them at loop headers) is not divergent by sync dependence, even at a join: which way a
+ * thread came makes no difference. By data dependence it still can be. */
+TEST(uniformity_phi_of_itself_and_one_value) {
+  fixture f;
+  if (!setup(&f,
+             "kernel @k(ptr %out, i32 %n) {\n"
+             "entry:\n"
+             "  %tid = call i32 @global_id(i32 0)\n"
+             "  %u = icmp slt i32 %n, 5\n"
+             "  jmp H\n"
+             "H:\n"
+             "  %h = phi i32 [0, entry], [1, L1], [2, L2]\n"
+             "  %x = phi i32 [%n, entry], [%x, L1], [%x, L2]\n"
+             "  %z = phi i32 [%n, entry], [undef, L1], [%z, L2]\n"
+             "  %y = phi i32 [%tid, entry], [%y, L1], [%y, L2]\n"
+             "  %w = phi i32 [%n, entry], [%x, L1], [%h, L2]\n"
+             "  %d = icmp slt i32 %tid, %h\n"
+             "  br %d, L1, L2\n"
+             "L1:\n"
+             "  br %u, H, X\n"
+             "L2:\n"
+             "  br %u, H, X\n"
+             "X:\n"
+             "  ret\n"
+             "}\n",
+             0))
+    { CHECK(0); return; }
+  CHECK_EQ_INT(join(&f, "H"), 1);
+  CHECK_EQ_INT(vdiv(&f, "h"), 1);
+  CHECK_EQ_INT(vdiv(&f, "x"), 0);
+  CHECK_EQ_INT(vdiv(&f, "z"), 0);
+  CHECK_EQ_INT(vdiv(&f, "y"), 1); /* data dependence on %tid */
+  CHECK_EQ_INT(vdiv(&f, "w"), 1); /* two values: %n (and %x) and %h */
+  teardown(&f);
+}
+
+/* Threads that leave a loop at a divergent branch and those that leave later through the
+ * header reach the exit along different edges: its phi diverges even with constant inputs.
+ * Threads that all leave along one edge, in different iterations, reconverge at the exit: a
+ * loop that follows keeps its uniform counter (while the exit is still a divergent exit). */
+TEST(uniformity_joins_at_divergent_exits_need_two_edges) {
+  fixture f;
+  if (!setup(&f,
+             "kernel @k(ptr %out, i32 %n) {\n"
+             "entry:\n"
+             "  %tid = call i32 @global_id(i32 0)\n"
+             "  jmp H\n"
+             "H:\n"
+             "  %i = phi i32 [0, entry], [%i1, L]\n"
+             "  %c = icmp slt i32 %i, %n\n"
+             "  br %c, B, X\n"
+             "B:\n"
+             "  %d = icmp slt i32 %tid, %i\n"
+             "  br %d, L, X\n"
+             "L:\n"
+             "  %i1 = add i32 %i, 1\n"
+             "  jmp H\n"
+             "X:\n"
+             "  %r = phi i32 [1, H], [2, B]\n"
+             "  jmp H2\n"
+             "H2:\n"
+             "  %j = phi i32 [0, X], [%j1, H2]\n"
+             "  %j1 = add i32 %j, 1\n"
+             "  %e = icmp sgt i32 %j1, %tid\n"
+             "  br %e, X2, H2\n"
+             "X2:\n"
+             "  %k = phi i32 [0, H2], [%k1, X2]\n"
+             "  %k1 = add i32 %k, 1\n"
+             "  %more = icmp slt i32 %k1, %n\n"
+             "  br %more, X2, Y\n"
+             "Y:\n"
+             "  ret\n"
+             "}\n",
+             0))
+    { CHECK(0); return; }
+  uint32_t c1 = f.a.cycles.innermost[rc_kernel_find_block(f.k, "H")->id];
+  uint32_t c2 = f.a.cycles.innermost[rc_kernel_find_block(f.k, "H2")->id];
+  CHECK_EQ_INT(bdiv(&f, "B"), 1);
+  CHECK_EQ_INT(bdiv(&f, "H"), 0);
+  CHECK_EQ_INT(f.a.unif.temporal_cycle[c1], 1);
+  CHECK_EQ_INT(join(&f, "X"), 1);
+  CHECK_EQ_INT(vdiv(&f, "r"), 1); /* B -> X now, or B -> L -> H -> X later */
+  CHECK_EQ_INT(bdiv(&f, "H2"), 1);
+  CHECK_EQ_INT(f.a.unif.temporal_cycle[c2], 1);
+  CHECK_EQ_INT(join(&f, "X2"), 0);
+  CHECK_EQ_INT(vdiv(&f, "k"), 0); /* everyone came along H2 -> X2 */
+  CHECK_EQ_INT(vdiv(&f, "more"), 0);
+  CHECK_EQ_INT(bdiv(&f, "X2"), 0);
+  teardown(&f);
+}
