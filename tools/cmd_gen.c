@@ -24,6 +24,8 @@ static const char help[] =
     "  --loops L           number of loops (default N/8)\n"
     "  --nesting D         deepest loop nesting (default 3)\n"
     "  --divergent P       share of divergent branches and loops, 0..1 (default 0.5)\n"
+    "  --far F             share of extra branch targets anywhere ahead rather than within\n"
+    "                      8 blocks, 0..1 (default 0.15; 0 keeps the CFG local)\n"
     "  --irreducible       give at least one loop a second entry (an irreducible cycle)\n"
     "  --switches          also end blocks in multi-way switches\n"
     "  --annotate          mark generated branches !uniform or !divergent\n"
@@ -47,12 +49,12 @@ static bool parse_u32(const char *opt, const char *v, uint32_t *out) {
   return true;
 }
 
-static bool parse_share(const char *v, double *out) {
+static bool parse_share(const char *opt, const char *v, double *out) {
   char *end;
   errno = 0;
   double d = strtod(v, &end);
   if (errno || end == v || *end || !(d >= 0.0 && d <= 1.0)) {
-    cli_usage_error("gen", "--divergent expects a number between 0 and 1, not '%s'", v);
+    cli_usage_error("gen", "%s expects a number between 0 and 1, not '%s'", opt, v);
     return false;
   }
   *out = d;
@@ -143,7 +145,9 @@ int cmd_gen(int argc, char **argv) {
     } else if ((r = cli_opt("gen", argc, argv, &i, NULL, "--nesting", &v)) != 0) {
       if (r < 0 || !parse_u32("--nesting", v, &o.nesting)) return EXIT_USAGE;
     } else if ((r = cli_opt("gen", argc, argv, &i, NULL, "--divergent", &v)) != 0) {
-      if (r < 0 || !parse_share(v, &o.divergent)) return EXIT_USAGE;
+      if (r < 0 || !parse_share("--divergent", v, &o.divergent)) return EXIT_USAGE;
+    } else if ((r = cli_opt("gen", argc, argv, &i, NULL, "--far", &v)) != 0) {
+      if (r < 0 || !parse_share("--far", v, &o.far)) return EXIT_USAGE;
     } else if ((r = cli_opt("gen", argc, argv, &i, NULL, "--threads", &v)) != 0) {
       if (r < 0 || !parse_u32("--threads", v, &o.threads)) return EXIT_USAGE;
     } else {

@@ -26,6 +26,8 @@ typedef struct rc_gen_opts {
   uint32_t loops;     /* L */
   uint32_t nesting;   /* D >= 1: deepest loop nesting */
   double divergent;   /* P in [0, 1]: probability that a branch (or a loop's latch) is divergent */
+  double far;         /* F in [0, 1]: probability that an extra branch target lies anywhere ahead
+                       * rather than within 8 blocks (default 0.15; 0 gives a local CFG) */
   bool irreducible;   /* give at least one loop (L >= 1) a second entry */
   bool switches;      /* also end blocks in multi-way switches */
   bool annotate;      /* mark the generated branches !uniform / !divergent */
@@ -33,7 +35,7 @@ typedef struct rc_gen_opts {
   const char *name;   /* kernel name (default "gen") */
 } rc_gen_opts;
 
-/* Defaults: seed 1, 16 blocks, 1 exit, 2 loops, nesting 3, P = 0.5, 64 threads, "gen". */
+/* Defaults: seed 1, 16 blocks, 1 exit, 2 loops, nesting 3, P = 0.5, F = 0.15, 64 threads, "gen". */
 void rc_gen_opts_init(rc_gen_opts *o);
 
 /* What was generated (counts are of the kernel as built). */

@@ -30,6 +30,7 @@ void rc_gen_opts_init(rc_gen_opts *o) {
   o->loops = 2;
   o->nesting = 3;
   o->divergent = 0.5;
+  o->far = 0.15;
   o->threads = 64;
   o->name = "gen";
 }
@@ -70,6 +71,8 @@ static int check_opts(rc_ctx *ctx, const rc_gen_opts *o) {
   if (o->loops > 0 && o->nesting < 1) return rc_error(ctx, "loops need a nesting depth of at least 1");
   if (!(o->divergent >= 0.0 && o->divergent <= 1.0))
     return rc_error(ctx, "the divergent share must be between 0 and 1");
+  if (!(o->far >= 0.0 && o->far <= 1.0))
+    return rc_error(ctx, "the share of far branch targets must be between 0 and 1");
   if (o->irreducible && o->loops < 1)
     return rc_error(ctx, "an irreducible kernel needs at least one loop");
   if (o->threads < 1) return rc_error(ctx, "the run specification needs at least 1 thread");

@@ -248,8 +248,10 @@ static uint32_t random_target(shaper *sh, uint32_t p, const uint32_t *have, uint
   if (first > last) return RC_NONE;
   for (int t = 0; t < 4; t++) {
     uint32_t range = last - first + 1;
-    /* mostly short jumps, so that threads walk most of the kernel; sometimes anywhere ahead */
-    uint32_t q = first + gen_rng_below(sh->r, gen_rng_chance(sh->r, 0.85) && range > 8 ? 8 : range);
+    /* mostly short jumps, so that threads walk most of the kernel; with probability `far`
+     * anywhere ahead (1.0 - 0.15 == 0.85 exactly, so the default keeps earlier seeds' kernels) */
+    bool near = gen_rng_chance(sh->r, 1.0 - sh->o->far);
+    uint32_t q = first + gen_rng_below(sh->r, near && range > 8 ? 8 : range);
     bool dup = false;
     for (uint32_t i = 0; i < nhave; i++) dup |= have[i] == q;
     if (!dup && edge_allowed(s, p, q)) return q;

@@ -227,7 +227,7 @@ static bool parse_operand(parser *p, rc_type t, opnd *o) {
 }
 
 static bool parse_typed_operand(parser *p, opnd *o) {
-  rc_type t;
+  rc_type t = RC_VOID; /* set by parse_type on success; initialised for -O3 -Wmaybe-uninitialized */
   return parse_type(p, &t) && parse_operand(p, t, o);
 }
 
@@ -674,7 +674,7 @@ static bool parse_kernel(parser *p) {
   if (!expect(p, TK_LPAREN, "'('")) return false;
   if (TOK->kind != TK_RPAREN) {
     do {
-      rc_type t;
+      rc_type t = RC_VOID;
       if (!parse_type(p, &t)) return false;
       if (TOK->kind != TK_LOCAL) return expected(p, "a parameter name like %n");
       const char *pname = tok_name(p);
@@ -701,7 +701,7 @@ static bool parse_kernel(parser *p) {
     else if (tok_is(p, "vector")) scalar = false;
     else return expected(p, "'scalar' or 'vector'");
     next(p);
-    rc_type t;
+    rc_type t = RC_VOID;
     if (!parse_type(p, &t)) return false;
     if (TOK->kind != TK_REG) return expected(p, "a register name like $m0");
     const char *rname = tok_dup(p);

@@ -433,11 +433,11 @@ static int parse_words(const spec_parser *p, rc_run_spec *s, int argc, char **ar
     if ((r = option(p, argc, argv, i, "--global", &val, &used)) != 0) {
       if (r < 0 || parse_dims(p, "--global", val, s->global, &s->dims) != 0) return -1;
     } else if ((r = option(p, argc, argv, i, "--local", &val, &used)) != 0) {
-      uint32_t n;
+      uint32_t n = 0;
       if (r < 0 || parse_dims(p, "--local", val, s->local, &n) != 0) return -1;
       for (uint32_t d = n; d < 3; d++) s->local[d] = 0;
     } else if ((r = option(p, argc, argv, i, "--wave", &val, &used)) != 0) {
-      uint64_t w;
+      uint64_t w = 0;
       if (r < 0 || parse_range(p, "--wave", val, 1, 64, &w) != 0) return -1;
       s->wave = (uint32_t)w;
     } else if ((r = option(p, argc, argv, i, "--steps", &val, &used)) != 0) {

@@ -78,6 +78,7 @@ TEST(reconverge_generated_kernels_every_ordering) {
     o.irreducible = o.loops > 0 && it % 3 == 0;
     o.switches = it % 7 == 0;
     o.divergent = (double)(it % 5) / 4.0;
+    o.far = it % 11 == 3 ? 0.6 : it % 11 == 7 ? 0.0 : 0.15; /* mostly long jumps, or local ones only */
     for (unsigned oi = 0; oi < sizeof orders / sizeof orders[0] && failures < 3; oi++) {
       test_diags d;
       test_diags_init(&d);

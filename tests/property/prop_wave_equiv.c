@@ -62,6 +62,7 @@ static rc_kernel *kernel_for(rc_module *m, unsigned it) {
   o.irreducible = it % 3 == 0 && o.blocks >= 8;
   o.switches = it % 5 == 2;
   o.divergent = (it % 10) / 10.0;
+  o.far = it % 11 == 3 ? 0.6 : it % 11 == 7 ? 0.0 : 0.15; /* mostly long jumps, or local ones only */
   o.threads = 1 + (it * 37) % 100;
   return rc_gen_kernel(m, &o, NULL);
 }

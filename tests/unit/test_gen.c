@@ -67,6 +67,36 @@ TEST(gen_is_deterministic_and_depends_on_the_seed) {
   free(c);
 }
 
+/* The longest forward jump (in block order, which is the generator's spine order) of a kernel
+ * with one exit and no loops, whose edges are then fall-throughs and random extra targets only. */
+static uint32_t longest_forward_jump(double far) {
+  rc_gen_opts o;
+  rc_gen_opts_init(&o);
+  o.blocks = 2000;
+  o.loops = 0;
+  o.far = far;
+  test_diags d;
+  rc_module *m;
+  rc_kernel *k = gen(&d, &m, &o, NULL);
+  CHECK(k != NULL);
+  uint32_t longest = 0;
+  for (uint32_t b = 0; k && b < k->nblocks; b++)
+    for (uint32_t i = 0; i < rc_block_nsuccs(k->blocks[b]); i++) {
+      uint32_t t = rc_block_succ(k->blocks[b], i)->id;
+      if (t > b && t - b > longest) longest = t - b;
+    }
+  rc_module_free(m);
+  return longest;
+}
+
+TEST(gen_far_controls_how_far_extra_targets_jump) {
+  /* far = 0: every extra target lies within 8 blocks after the fall-through (p + 2 .. p + 9) */
+  CHECK(longest_forward_jump(0.0) <= 9);
+  /* the default and far = 1 jump across much of the kernel */
+  CHECK(longest_forward_jump(0.15) > 500);
+  CHECK(longest_forward_jump(1.0) > 1000);
+}
+
 static void expect_error(const rc_gen_opts *o, const char *message) {
   test_diags d;
   rc_module *m;
@@ -102,6 +132,9 @@ TEST(gen_rejects_inconsistent_options) {
   expect_error(&o, "between 0 and 1");
   o.divergent = NAN;
   expect_error(&o, "between 0 and 1");
+  rc_gen_opts_init(&o);
+  o.far = -0.5;
+  expect_error(&o, "far branch targets must be between 0 and 1");
   rc_gen_opts_init(&o);
   o.loops = 0;
   o.irreducible = true;
