@@ -59,10 +59,27 @@ static void tree_remove(reconv *r, uint32_t id) {
   x->in_tree = false;
 }
 
-static bool is_ancestor(reconv *r, uint32_t a, uint32_t b) { /* a is a (reflexive) ancestor of b */
-  for (uint32_t x = b; x != RC_NONE; x = x == ROOT ? RC_NONE : N(r, x)->parent)
-    if (x == a) return true;
-  return false;
+/* The lowest common ancestor of a and b in the open tree. Both climb in turn, each marking the
+ * nodes it passes; the first to step onto the other's mark stands on the LCA. That costs the
+ * longer of the two distances to the LCA, not the depth of the tree, which a long chain of blocks
+ * makes as deep as the kernel is long. */
+static uint32_t tree_lca(reconv *r, uint32_t a, uint32_t b) {
+  if (a == b) return a;
+  uint32_t mark_a = ++r->stamp, mark_b = ++r->stamp;
+  N(r, a)->stamp = mark_a;
+  N(r, b)->stamp = mark_b;
+  for (;;) { /* both paths end at ROOT, so one of them steps onto the other's mark */
+    if (a != ROOT) {
+      a = N(r, a)->parent;
+      if (N(r, a)->stamp == mark_b) return a;
+      N(r, a)->stamp = mark_a;
+    }
+    if (b != ROOT) {
+      b = N(r, b)->parent;
+      if (N(r, b)->stamp == mark_a) return b;
+      N(r, b)->stamp = mark_b;
+    }
+  }
 }
 
 /* ---- open edges -------------------------------------------------------------------------------------- */
@@ -230,17 +247,15 @@ static uint32_t interleave_paths(reconv *r, rc_u32vec *preds) {
   uint32_t tip = preds->data[0];
   for (uint32_t i = 1; i < preds->len; i++) {
     uint32_t q = preds->data[i];
-    if (q == tip || is_ancestor(r, q, tip)) continue;
-    if (is_ancestor(r, tip, q)) {
+    uint32_t lca = tree_lca(r, tip, q);
+    if (lca == q) continue; /* q is on tip's path already */
+    if (lca == tip) {
       tip = q;
       continue;
     }
     /* the child of lca(tip, q) on the way to q moves below tip */
-    r->stamp++;
-    for (uint32_t y = tip; y != RC_NONE; y = y == ROOT ? RC_NONE : N(r, y)->parent) N(r, y)->stamp = r->stamp;
-    r->root.stamp = r->stamp;
     uint32_t c = q;
-    while (N(r, N(r, c)->parent)->stamp != r->stamp) c = N(r, c)->parent;
+    while (N(r, c)->parent != lca) c = N(r, c)->parent;
     tree_unlink(r, c);
     tree_append(r, tip, c);
     tip = q;

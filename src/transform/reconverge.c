@@ -53,7 +53,9 @@
 #include "reconverge_internal.h"
 
 /* PrepareOrdering's virtual node Y of block B: B's branch lives in Y while the transform runs
- * (thesis 4.3.1). Afterwards Y's code goes back into B, which only jumped to Y. */
+ * (thesis 4.3.1). Afterwards Y's code goes back into B, which only jumped to Y. Y is left empty
+ * and unreachable; the caller removes all of them at once (one removal at a time would renumber
+ * the blocks after each one). */
 static void merge_virtual(rc_block *owner, rc_block *y) {
   rc_instr *j = rc_block_term(owner);
   rc_instr_detach(j);
@@ -68,7 +70,6 @@ static void merge_virtual(rc_block *owner, rc_block *y) {
     for (rc_instr *phi = t->targets[e]->first; phi && phi->op == RC_OP_PHI; phi = phi->next)
       for (uint32_t o = 0; o < phi->nops; o++)
         if (phi->targets[o] == y) phi->targets[o] = owner;
-  rc_block_remove(y);
 }
 
 /* New blocks are laid out right before the block whose processing created them (after it for the
@@ -292,7 +293,15 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
   }
   rc_vec_free(&exposed);
   if (rc == 0) layout(&r); /* while block ids still match the open tree's tables */
-  for (uint32_t i = 0; rc == 0 && i < vnode.len; i++) merge_virtual(vowner.data[i], vnode.data[i]);
+  if (rc == 0 && vnode.len > 0) {
+    bool *dead = rc_xcalloc(k->nblocks, sizeof *dead);
+    for (uint32_t i = 0; i < vnode.len; i++) {
+      merge_virtual(vowner.data[i], vnode.data[i]);
+      dead[vnode.data[i]->id] = true;
+    }
+    rc_kernel_remove_blocks(k, dead);
+    free(dead);
+  }
   if (rc == 0) rc = rc_ssa_repair_kernel(ctx, k);
 
   counts->flow_blocks += r.flow_blocks + r.split_blocks;
