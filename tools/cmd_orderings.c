@@ -62,23 +62,25 @@ static bool cycle_intact(const rc_kernel *in, const rc_cycle *ic, const rc_kerne
   return false;
 }
 
-/* Is every original block of output cycle `oc` inside one cycle of the input? */
+/* Is output cycle `oc` a cycle the input had: do its original blocks all lie inside one cycle of
+ * the input? A cycle of flow blocks only is new (the input had no such cycle), and so is every
+ * cycle of an acyclic input. */
 static bool cycle_is_old(const rc_kernel *in, const rc_cycle_info *ici, const rc_kernel *out,
                          const rc_cycle *oc) {
-  uint32_t orig = 0;
+  bool has_original = false;
+  for (uint32_t i = 0; i < oc->nblocks; i++) has_original |= !(out->blocks[oc->blocks[i]]->bflags & RC_BLOCK_SYNTHETIC);
+  if (!has_original) return false;
   for (uint32_t c = 0; c < ici->ncycles; c++) {
     bool all = true;
-    orig = 0;
     for (uint32_t i = 0; i < oc->nblocks && all; i++) {
       const rc_block *ob = out->blocks[oc->blocks[i]];
       if (ob->bflags & RC_BLOCK_SYNTHETIC) continue;
-      orig++;
       rc_block *ib = rc_kernel_find_block(in, ob->name);
       all = ib && rc_cycle_contains(ici, c, ib->id);
     }
-    if (all && orig) return true;
+    if (all) return true;
   }
-  return orig == 0;
+  return false;
 }
 
 static void measure(rc_ctx *ctx, rc_kernel *in, const char *order, bool cond2, row *r) {
