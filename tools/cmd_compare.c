@@ -21,7 +21,7 @@ typedef struct strategy {
  * merges the divergent ones; the new pass manager of LLVM 14 only has mergereturn, which merges
  * all), a reducible CFG, loops with one exit, then StructurizeCFG (which under the new pass manager
  * structurizes uniform regions too). */
-#define LLVM_STRUCTURIZER "lowerswitch,mergereturn,fix-irreducible,unify-loop-exits,structurizecfg" 
+#define LLVM_STRUCTURIZER "lowerswitch,mergereturn,fix-irreducible,unify-loop-exits,structurizecfg"
 
 static const strategy strategies[] = {
     {"ipdom", SIM_MODE_IPDOM, NULL, NULL},
@@ -41,11 +41,13 @@ static const char help[] =
     "usage: reconv compare [options] FILE [run specification]\n\n"
     "Run the kernel under every strategy and print one table: the IPDOM reconvergence stack on\n"
     "the original kernel, reconverge (each block ordering) followed by lower on the wave\n"
-    "simulator, and (with the LLVM bridge) LLVM's own fix-irreducible,unify-loop-exits,\n"
-    "structurizecfg followed by lower. Columns: blocks and flow blocks of the program that runs; vector, scalar and mask\n"
-    "instructions issued; SIMD efficiency; blocks entered by waves; duplicate block executions;\n"
-    "and the verdict of comparing every thread with the thread-level interpreter. Exit status: 0\n"
-    "when every strategy is equivalent, 1 when one is not (or faults) or on bad input, 2 wrong usage.\n\n"
+    "simulator, and (with the LLVM bridge) LLVM's own structurizer pipeline as AMDGPU runs it\n"
+    "(" LLVM_STRUCTURIZER ")\n"
+    "followed by lower. Columns: blocks and flow blocks of the program that runs; vector, scalar\n"
+    "and mask instructions issued; SIMD efficiency; blocks entered by waves; duplicate block\n"
+    "executions; and the verdict of comparing every thread with the thread-level interpreter.\n"
+    "Exit status: 0 when every strategy is equivalent, 1 when one is not (or faults) or on bad\n"
+    "input, 2 wrong usage.\n\n"
     "options:\n"
     "  --only NAME,...     run only these strategies (names as in the table)\n"
     "  --json              one JSON object instead of the table\n"
