@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "reconv/llvm.h"
+#include "reconv/sim.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -207,7 +208,7 @@ int cli_out_open(cli_out *o, const char *path, const char *const *inputs, int ni
   }
   for (int i = 0; i < ninputs; i++)
     if (inputs[i] && same_file(path, inputs[i])) {
-      fprintf(stderr, "reconv: refusing to overwrite the input file '%s'; choose another -o\n", path);
+      fprintf(stderr, "reconv: refusing to overwrite the input file '%s'; choose another output file\n", path);
       return EXIT_BAD_INPUT;
     }
   struct stat st;
@@ -217,6 +218,7 @@ int cli_out_open(cli_out *o, const char *path, const char *const *inputs, int ni
       fprintf(stderr, "reconv: cannot write '%s': %s\n", path, strerror(errno));
       return EXIT_BAD_INPUT;
     }
+    o->direct = rc_xstrdup(path);
     return 0;
   }
   o->path = rc_xstrdup(path);
@@ -236,14 +238,21 @@ int cli_out_open(cli_out *o, const char *path, const char *const *inputs, int ni
 
 int cli_out_commit(cli_out *o) {
   if (!o->f) return 0;
-  if (o->f == stdout) {
-    fflush(stdout);
+  if (o->f == stdout) { /* a full disk or a closed pipe must not pass for success */
     o->f = NULL;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+      fprintf(stderr, "reconv: cannot write standard output: %s\n", strerror(errno));
+      return EXIT_BAD_INPUT;
+    }
     return 0;
   }
   int rc = 0;
   if (!o->path) { /* written directly */
-    if (fclose(o->f) != 0) rc = EXIT_BAD_INPUT;
+    if (fclose(o->f) != 0) {
+      fprintf(stderr, "reconv: cannot write '%s': %s\n", o->direct, strerror(errno));
+      rc = EXIT_BAD_INPUT;
+    }
+    free(o->direct);
     memset(o, 0, sizeof *o);
     return rc;
   }
@@ -265,7 +274,17 @@ void cli_out_abort(cli_out *o) {
   }
   free(o->path);
   free(o->tmp);
+  free(o->direct);
   memset(o, 0, sizeof *o);
+}
+
+const char **cli_spec_inputs(const char *file, const rc_run_spec *s, int *n) {
+  const char **v = rc_xmalloc(((size_t)s->nargs + 1) * sizeof *v);
+  *n = 0;
+  v[(*n)++] = file;
+  for (uint32_t i = 0; i < s->nargs; i++)
+    if (s->args[i].init == RC_INIT_FILE && s->args[i].path) v[(*n)++] = s->args[i].path;
+  return v;
 }
 
 int cli_write_string(const char *path, const char *data, size_t len, const char *const *inputs,

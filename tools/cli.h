@@ -4,6 +4,7 @@
 #define RECONV_CLI_H
 
 #include "reconv/ir.h"
+#include "reconv/sim.h"
 
 #include <stdio.h>
 
@@ -58,11 +59,16 @@ rc_kernel *cli_pick_kernel(rc_ctx *ctx, rc_module *m, const char *name);
 typedef struct cli_out {
   FILE *f;
   char *path, *tmp;
+  char *direct; /* a path that is not a regular file (/dev/null, a pipe), written in place */
 } cli_out;
 /* Refuses (EXIT_BAD_INPUT) when path names one of the inputs. Returns 0 or an exit code. */
 int cli_out_open(cli_out *o, const char *path, const char *const *inputs, int ninputs);
 int cli_out_commit(cli_out *o); /* 0 or EXIT_BAD_INPUT */
 void cli_out_abort(cli_out *o);
+
+/* The files a command reads for a kernel: FILE itself and every file(PATH) of the run
+ * specification (outputs must not overwrite any of them). Returns a malloc'ed array (free it). */
+const char **cli_spec_inputs(const char *file, const rc_run_spec *s, int *n);
 
 /* Write a string to a path (as above); returns 0 or an exit code. */
 int cli_write_string(const char *path, const char *data, size_t len, const char *const *inputs,

@@ -219,9 +219,11 @@ int cmd_compare(int argc, char **argv) {
       if (!r->ran && !r->error[0]) snprintf(r->error, sizeof r->error, "failed");
       all &= r->ran && !r->res.fault.happened && r->res.equivalent;
     }
-    const char *inputs[] = {file};
+    int ninputs;
+    const char **inputs = cli_spec_inputs(file, &s, &ninputs); /* file(PATH) data too */
     cli_out o;
-    rc = cli_out_open(&o, out, inputs, 1);
+    rc = cli_out_open(&o, out, inputs, ninputs);
+    free(inputs);
     if (rc == 0) {
       if (json) report_json(o.f, k, &s, rows, n);
       else report_text(o.f, k, &s, rows, n);

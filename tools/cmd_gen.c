@@ -29,7 +29,7 @@ static const char help[] =
     "  --irreducible       give at least one loop a second entry (an irreducible cycle)\n"
     "  --switches          also end blocks in multi-way switches\n"
     "  --annotate          mark generated branches !uniform or !divergent\n"
-    "  --threads T         global size in the !run specification (default 64)\n"
+    "  --threads T         global size in the !run specification, 1..16777216 (default 64)\n"
     "  --kernel NAME       name of the kernel (default gen)\n"
     "  -o, --output FILE   write to FILE instead of standard output; FILE.ll is LLVM IR text,\n"
     "                      FILE.bc bitcode (an amdgcn kernel, through the LLVM bridge)\n"

@@ -163,15 +163,26 @@ int cmd_orderings(int argc, char **argv) {
   /* check the list first: a usage error */
   char list[256];
   snprintf(list, sizeof list, "%s", orders);
-  for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
+  int norders = 0;
+  for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","), norders++)
     if (rc_order_lookup(tok) < 0 || strcmp(tok, "custom") == 0)
       return cli_usage_error("orderings", "unknown ordering '%s' (df, dfpd, bf, bfpd, rpot, domreg)", tok);
+  if (norders == 0) return cli_usage_error("orderings", "--orders needs at least one ordering");
   rc_ctx ctx;
   cli_ctx_init(&ctx);
   rc_module *m = cli_load(&ctx, file, &in);
   if (!m) return EXIT_BAD_INPUT;
   rc_kernel *only = kname ? cli_pick_kernel(&ctx, m, kname) : NULL;
   if (kname && !only) {
+    rc_module_free(m);
+    return EXIT_BAD_INPUT;
+  }
+  uint32_t nthread = 0;
+  for (uint32_t ki = 0; ki < m->nkernels; ki++)
+    nthread += (!only || m->kernels[ki] == only) && m->kernels[ki]->level == RC_LEVEL_THREAD;
+  if (nthread == 0) { /* reconverge works on thread-level kernels; a wave kernel is lowered already */
+    if (only) rc_error(&ctx, "reconv orderings needs a thread-level kernel; @%s is a wave kernel", only->name);
+    else rc_error(&ctx, "reconv orderings needs a thread-level kernel; the module has only wave kernels");
     rc_module_free(m);
     return EXIT_BAD_INPUT;
   }

@@ -197,9 +197,11 @@ int cmd_run(int argc, char **argv) {
     int r = rc_interp_run(&ctx, k, &s, &mem, o.trace ? &tr : NULL, &st, &fault);
     /* on a fault, JSON still describes the run (memory as the fault left it); text does not */
     if (r == 0 || (fault.happened && o.json)) {
-      const char *inputs[] = {o.file};
+      int ninputs;
+      const char **inputs = cli_spec_inputs(o.file, &s, &ninputs); /* file(PATH) data too */
       cli_out out;
-      rc = cli_out_open(&out, o.out, inputs, 1);
+      rc = cli_out_open(&out, o.out, inputs, ninputs);
+      free(inputs);
       if (rc == 0) {
         if (o.json) print_json(out.f, &o, k, &s, &mem, &st, &tr, &fault);
         else print_text(out.f, &o, k, &s, &mem, &st, &tr);

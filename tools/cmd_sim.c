@@ -90,6 +90,8 @@ static int parse_args(int argc, char **argv, sim_opts *o, cli_input_opts *in, cl
                                   "with --mode ipdom or wave");
   if (o->timeline && o->mode == SIM_MODE_THREAD)
     return cli_usage_error("sim", "--timeline draws a wave; use it with --mode ipdom or wave");
+  if (o->timeline && o->out && strcmp(o->timeline, o->out) == 0)
+    return cli_usage_error("sim", "-o and --timeline name the same file '%s'", o->out);
   return 0;
 }
 
@@ -127,9 +129,10 @@ int cmd_sim(int argc, char **argv) {
     req.timeline_wave = (uint32_t)o.timeline_wave;
     sim_result res;
     if (sim_execute(&ctx, k, &s, &req, &res) == 0) {
-      const char *inputs[] = {o.file};
+      int ninputs;
+      const char **inputs = cli_spec_inputs(o.file, &s, &ninputs); /* file(PATH) data too */
       rc = EXIT_OK;
-      if (res.timeline.recorded && o.timeline) {
+      if (res.timeline.recorded && o.timeline && !res.fault.happened) { /* a failed run writes nothing */
         rc_strbuf svg;
         rc_sb_init(&svg);
         char title[300];
@@ -137,7 +140,7 @@ int cmd_sim(int argc, char **argv) {
                  k->name, sim_mode_name(o.mode), req.timeline_wave, res.timeline.lanes,
                  res.timeline.first_thread);
         rc_timeline_svg(&res.timeline, res.ran, title, &svg);
-        rc = cli_write_string(o.timeline, svg.data, svg.len, inputs, 1);
+        rc = cli_write_string(o.timeline, svg.data, svg.len, inputs, ninputs);
         rc_sb_free(&svg);
       } else if (o.timeline && !res.fault.happened) {
         rc = EXIT_BAD_INPUT;
@@ -146,7 +149,7 @@ int cmd_sim(int argc, char **argv) {
       }
       if (rc == EXIT_OK && (!res.fault.happened || o.json)) {
         cli_out out;
-        rc = cli_out_open(&out, o.out, inputs, 1);
+        rc = cli_out_open(&out, o.out, inputs, ninputs);
         if (rc == 0) {
           if (o.json) sim_report_json(out.f, &res, &s);
           else sim_report_text(out.f, &res, &s);
@@ -160,6 +163,7 @@ int cmd_sim(int argc, char **argv) {
         if (!o.json) fprintf(stderr, "reconv sim: check failed: %s\n", res.why);
         rc = EXIT_BAD_INPUT;
       }
+      free(inputs);
     }
     sim_result_free(&res);
   }

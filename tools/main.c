@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
 
 #ifndef RECONV_VERSION
@@ -65,7 +66,15 @@ int main(int argc, char **argv) {
     return EXIT_OK;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (strcmp(commands[i].name, c) == 0) return commands[i].run(argc - 1, argv + 1);
+    if (strcmp(commands[i].name, c) == 0) {
+      int rc = commands[i].run(argc - 1, argv + 1);
+      /* whatever a command printed must have arrived: a full disk is not success */
+      if ((fflush(stdout) != 0 || ferror(stdout)) && rc == EXIT_OK) {
+        fprintf(stderr, "reconv: cannot write standard output: %s\n", strerror(errno));
+        rc = EXIT_BAD_INPUT;
+      }
+      return rc;
+    }
   fprintf(stderr, "reconv: unknown command '%s'\n", c);
   usage(stderr);
   return EXIT_USAGE;

@@ -53,6 +53,8 @@ typedef struct rc_run_spec {
   uint32_t wave;       /* wave size W for lane_id/wave_size and wave-level machines, 1..64 */
   uint64_t step_budget;/* instructions per thread before "step budget exceeded"; 0 = default */
 #define RC_DEFAULT_STEP_BUDGET 1000000u
+#define RC_MAX_STEP_BUDGET (UINT64_MAX / 2)  /* the largest --steps */
+#define RC_MAX_THREADS ((uint64_t)1 << 24)   /* work-items per launch */
   rc_arg_spec *args;
   uint32_t nargs;
   uint64_t seed_offset;/* added to every rand seed (--seed; equiv runs several seeded inputs) */

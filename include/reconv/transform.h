@@ -57,6 +57,8 @@ typedef struct rc_pass_info {
   const char *help; /* one line, shown by `reconv opt --list-passes` */
   rc_pass_fn run;
   rc_level input_level; /* the level the pass accepts */
+  const char *options;  /* the options it takes, space-separated: `key=` takes a value, a bare
+                           word is a flag; "" for none */
 } rc_pass_info;
 
 /* The passes, one entry point each (src/transform/NAME.c). */
@@ -70,6 +72,10 @@ int rc_pass_ssa_repair(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
 int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 
 const rc_pass_info *rc_pass_lookup(const char *name);
+/* Check args against the registered options of pass `name`: every key known, values exactly where
+ * the option takes one. Reports "NAME: ..." through ctx and returns -1 otherwise. rc_pipeline_run
+ * checks every invocation; passes called directly check their own. */
+int rc_pass_args_check(rc_ctx *ctx, const char *name, const rc_pass_args *args);
 const rc_pass_info *rc_pass_list(uint32_t *n);
 
 typedef struct rc_pipeline_opts {

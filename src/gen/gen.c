@@ -15,6 +15,7 @@
  */
 #include "reconv/gen.h"
 
+#include "reconv/sim.h" /* the run specification's limits */
 #include "shape.h"
 
 #include <inttypes.h>
@@ -76,6 +77,9 @@ static int check_opts(rc_ctx *ctx, const rc_gen_opts *o) {
   if (o->irreducible && o->loops < 1)
     return rc_error(ctx, "an irreducible kernel needs at least one loop");
   if (o->threads < 1) return rc_error(ctx, "the run specification needs at least 1 thread");
+  if (o->threads > RC_MAX_THREADS)
+    return rc_error(ctx, "%u threads: a launch has at most %llu", o->threads,
+                    (unsigned long long)RC_MAX_THREADS);
   if (!valid_name(o->name ? o->name : "gen"))
     return rc_error(ctx, "'%s' is not a valid kernel name ([A-Za-z_.][A-Za-z0-9_.]*)", o->name);
   return 0;
@@ -325,9 +329,11 @@ rc_kernel *rc_gen_kernel(rc_module *m, const rc_gen_opts *o, rc_gen_info *info) 
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) count++;
     if (count > info->max_instrs_per_block) info->max_instrs_per_block = count;
   }
-  uint64_t steps = info->max_blocks_per_thread > UINT64_MAX / 64
-                       ? UINT64_MAX
-                       : info->max_blocks_per_thread * info->max_instrs_per_block;
+  /* saturated at the largest budget a run specification accepts, so the kernel always runs */
+  uint64_t per_block = info->max_instrs_per_block ? info->max_instrs_per_block : 1;
+  uint64_t steps = info->max_blocks_per_thread > RC_MAX_STEP_BUDGET / per_block
+                       ? RC_MAX_STEP_BUDGET
+                       : info->max_blocks_per_thread * per_block;
   char spec[512];
   snprintf(spec, sizeof spec,
            "--global %u --arg out=i32[N] --arg budget=%u --arg trips=%u --arg u0=%u --arg u1=%u "

@@ -283,6 +283,41 @@ done:
   return rc;
 }
 
+/* LLVM's text parser ends the process on some malformed input instead of returning an error (in
+ * LLVM 14 a bad `target datalayout` string is a fatal error: "LLVM ERROR: ..." and abort). So the
+ * text is parsed once in a child process first; when the child dies, reconv reports it (LLVM's own
+ * message is on standard error already) instead of dying too. Parse errors LLVM does return are
+ * left to the real parse, which reports them with their position. */
+static int probe_ll_parse(rc_ctx *ctx, const char *path, const char *text, size_t len) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return 0; /* no probe; the parse itself still runs */
+  if (pid == 0) {
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, len, path);
+    LLVMModuleRef m = NULL;
+    char *msg = NULL;
+    if (LLVMParseIRInContext(c, buf, &m, &msg)) LLVMDisposeMessage(msg); /* takes the buffer */
+    else LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+    _exit(0);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+  if (WIFSIGNALED(status))
+    return rc_report(ctx, RC_SEV_ERROR, path, 0, 0,
+                     "LLVM's IR parser cannot read this file: it stopped the process (signal %d: %s; "
+                     "LLVM's message, if any, is above)",
+                     WTERMSIG(status), strsignal(WTERMSIG(status)) ? strsignal(WTERMSIG(status)) : "?");
+  return rc_report(ctx, RC_SEV_ERROR, path, 0, 0,
+                   "LLVM's IR parser cannot read this file: it ended the process with status %d "
+                   "(LLVM's message, if any, is above)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
 int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLVMContextRef c,
                 bridge_diags *diags, LLVMModuleRef *out, char **source, size_t *source_len) {
   *out = NULL;
@@ -295,6 +330,10 @@ int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLV
     char *text = in_memory ? memcpy(rc_xmalloc(len + 1), o->data, len) : read_file(ctx, path, &len);
     if (!text) return -1;
     text[len] = 0;
+    if (probe_ll_parse(ctx, path, text, len)) {
+      free(text);
+      return -1;
+    }
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, len, path);
     char *msg = NULL;
     if (LLVMParseIRInContext(c, buf, &m, &msg)) { /* takes the buffer */
@@ -305,6 +344,12 @@ int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLV
     }
     *source = text;
     *source_len = len;
+    /* the parser checks syntax and types only; LLVM's passes abort on modules the verifier
+     * rejects ("Broken module found"), so verify as for bitcode */
+    if (verify(ctx, path, m, "the module")) {
+      LLVMDisposeModule(m);
+      return -1;
+    }
   } else if (has_ext(path, ".bc") || has_ext(path, ".cl")) {
     char *bytes;
     size_t len;

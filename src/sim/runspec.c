@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_THREADS ((uint64_t)1 << 24) /* work-items per launch */
+#define MAX_THREADS RC_MAX_THREADS
 #define MAX_GROUP 1024u                 /* work-items per work-group */
 
 typedef RC_VEC(char *) word_vec;
@@ -141,6 +141,8 @@ static bool num_nexpr(const char *s, size_t n, bool *uses_n, uint64_t *mul, int6
     }
   int64_t c = 0;
   if (term_end < n && !num_int(s + term_end, n - term_end, &c)) return false;
+  /* num_int reads 64-bit patterns (2^64 - 3 is -3); here C is a signed offset, which must not wrap */
+  if (term_end < n && ((s[term_end] == '+' && c < 0) || (s[term_end] == '-' && c > 0))) return false;
   int64_t k = 1;
   size_t at = (size_t)(npos - s);
   if (at == 0) { /* N or N*K */
@@ -441,7 +443,7 @@ static int parse_words(const spec_parser *p, rc_run_spec *s, int argc, char **ar
       if (r < 0 || parse_range(p, "--wave", val, 1, 64, &w) != 0) return -1;
       s->wave = (uint32_t)w;
     } else if ((r = option(p, argc, argv, i, "--steps", &val, &used)) != 0) {
-      if (r < 0 || parse_range(p, "--steps", val, 1, UINT64_MAX / 2, &s->step_budget) != 0) return -1;
+      if (r < 0 || parse_range(p, "--steps", val, 1, RC_MAX_STEP_BUDGET, &s->step_budget) != 0) return -1;
     } else if ((r = option(p, argc, argv, i, "--seed", &val, &used)) != 0) {
       if (r < 0 || parse_range(p, "--seed", val, 0, UINT64_MAX / 2, &s->seed_offset) != 0) return -1;
     } else if ((r = option(p, argc, argv, i, "--arg", &val, &used)) != 0) {

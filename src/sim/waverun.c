@@ -122,9 +122,9 @@ int wave_enter_block(sim_run *r, sim_wave *w, uint32_t b, uint32_t pc) {
   if (w == r->recording) w->issued = 0; /* the next event starts a block */
   /* lanes count only the blocks they are active in; the wave itself must not run on forever
    * either (with no active lane, or in inserted blocks only) */
-  if (++w->entries > 8 * r->budget * r->W)
+  if (++w->entries > r->max_entries)
     return wave_fault(r, w, pc, "the wave entered more than %" PRIu64 " blocks (8 x W x the step "
-                      "budget; raise it with --steps)", 8 * r->budget * r->W);
+                      "budget; raise it with --steps)", r->max_entries);
   return lanes_join_block(r, w, w->exec, pc);
 }
 
@@ -419,6 +419,7 @@ int waverun(rc_ctx *ctx, const sim_machine *mach, const rc_kernel *k, const rc_r
   r->W = s->wave;
   r->wmask = r->W == 64 ? ~(uint64_t)0 : (((uint64_t)1 << r->W) - 1);
   r->budget = s->step_budget ? s->step_budget : RC_DEFAULT_STEP_BUDGET;
+  r->max_entries = r->budget > UINT64_MAX / 8 / r->W ? UINT64_MAX : 8 * r->budget * r->W;
   r->fault = fault;
   r->stats = stats;
   r->timeline = timeline;

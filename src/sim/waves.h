@@ -93,6 +93,7 @@ struct sim_run {
   uint32_t W;
   uint64_t wmask;         /* the W lane bits */
   uint64_t budget;
+  uint64_t max_entries;    /* blocks one wave may enter: 8 x W x budget, saturated */
   uint32_t local[3], ngroups[3], group[3], gsize[3];
   uint32_t waves_per_group, nframes;
   bool has_barrier;

@@ -57,9 +57,12 @@ int rc_report(rc_ctx *ctx, rc_severity sev, const char *file, uint32_t line, uin
 
 /* ---- heap --------------------------------------------------------------------------------------- */
 
+/* Memory runs out on inputs too big for the machine: that is bad input, not a crash, so the process
+ * ends with status 1 (outputs are written to a temporary file and renamed, so no file the user
+ * gave is left half-written). */
 static void out_of_memory(size_t n) {
-  fprintf(stderr, "reconv: out of memory (allocating %zu bytes)\n", n);
-  abort();
+  fprintf(stderr, "reconv: error: out of memory (allocating %zu bytes)\n", n);
+  exit(1);
 }
 
 void *rc_xmalloc(size_t size) {

@@ -435,13 +435,7 @@ static int parse_args(rc_ctx *ctx, const rc_pass_args *args, lower *L, unsigned 
   L->flow = rc_pass_arg_get(args, "flow") != NULL;
   L->scalarize = rc_pass_arg_get(args, "noscalar") == NULL;
   *unif_flags = rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0;
-  for (uint32_t i = 0; args && i < args->n; i++) {
-    const char *key = args->items[i].key;
-    if (strcmp(key, "noskip") && strcmp(key, "flow") && strcmp(key, "noscalar") && strcmp(key, "all-divergent") &&
-        strcmp(key, "norepair"))
-      return rc_error(ctx, "lower: unknown option '%s' (noskip, flow, noscalar, all-divergent, norepair)", key);
-  }
-  return 0;
+  return rc_pass_args_check(ctx, "lower", args);
 }
 
 static void set_stats(const lower *L, rc_stats *stats) {

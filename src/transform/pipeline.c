@@ -69,26 +69,26 @@ const char *rc_pass_arg_get(const rc_pass_args *a, const char *key) {
 
 static const rc_pass_info passes[] = {
     {"lowerswitch", "switch -> balanced trees of two-way branches (Beignet note)",
-     rc_pass_lowerswitch, RC_LEVEL_THREAD},
+     rc_pass_lowerswitch, RC_LEVEL_THREAD, ""},
     {"unify-exits", "one exit block when there are several (thesis 4.1 step 1)", rc_pass_unify_exits,
-     RC_LEVEL_THREAD},
+     RC_LEVEL_THREAD, ""},
     {"connect-infinite-loops", "give blocks that cannot reach an exit a never-taken exit edge",
-     rc_pass_connect_infinite_loops, RC_LEVEL_THREAD},
+     rc_pass_connect_infinite_loops, RC_LEVEL_THREAD, ""},
     {"remove-dead-blocks", "delete blocks unreachable from the entry", rc_pass_remove_dead_blocks,
-     RC_LEVEL_THREAD},
+     RC_LEVEL_THREAD, ""},
     {"reconverge",
      "make the CFG reconverging (thesis 4.3); options: order=dfpd|df|bf|bfpd|rpot|domreg|custom, "
      "blocks=A:B:C (custom order), all-divergent, force (run even if already reconverging), "
      "cond2 (the thesis's Condition 2), trace, max-rounds=N (default 4)",
-     rc_pass_reconverge, RC_LEVEL_THREAD},
+     rc_pass_reconverge, RC_LEVEL_THREAD, "order= blocks= all-divergent force cond2 trace max-rounds="},
     {"ssa-repair", "restore SSA dominance and phi incomings after CFG edits", rc_pass_ssa_repair,
-     RC_LEVEL_THREAD},
+     RC_LEVEL_THREAD, ""},
     {"lower",
      "a reconverging kernel -> wave kernel with exec and re-join masks (thesis 4.2); options: "
      "noskip (brexecz only where a loop or a vector branch needs it), flow (flow blocks instead of zeroing "
      "on side entries), noscalar (no !scalar instructions), all-divergent, norepair (refuse, instead "
      "of running reconverge again, a branch only divergent at wave level)",
-     rc_pass_lower, RC_LEVEL_THREAD},
+     rc_pass_lower, RC_LEVEL_THREAD, "noskip flow noscalar all-divergent norepair"},
 };
 
 const rc_pass_info *rc_pass_list(uint32_t *n) {
@@ -100,6 +100,41 @@ const rc_pass_info *rc_pass_lookup(const char *name) {
   for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)
     if (strcmp(passes[i].name, name) == 0) return &passes[i];
   return NULL;
+}
+
+/* Does the space-separated option list have `key` (as a flag, or as `key=` when *takes_value)? */
+static bool option_known(const char *list, const char *key, bool *takes_value) {
+  size_t n = strlen(key);
+  for (const char *p = list; *p;) {
+    while (*p == ' ') p++;
+    const char *e = p;
+    while (*e && *e != ' ') e++;
+    size_t len = (size_t)(e - p);
+    bool valued = len > 0 && p[len - 1] == '=';
+    if ((valued ? len - 1 : len) == n && n > 0 && memcmp(p, key, n) == 0) {
+      *takes_value = valued;
+      return true;
+    }
+    p = e;
+  }
+  return false;
+}
+
+int rc_pass_args_check(rc_ctx *ctx, const char *name, const rc_pass_args *args) {
+  const rc_pass_info *pi = rc_pass_lookup(name);
+  const char *list = pi ? pi->options : "";
+  for (uint32_t i = 0; args && i < args->n; i++) {
+    const rc_pass_arg *a = &args->items[i];
+    bool takes_value = false;
+    if (!a->key[0]) return rc_error(ctx, "%s: an option without a name", name);
+    if (!option_known(list, a->key, &takes_value)) {
+      if (!*list) return rc_error(ctx, "%s: unknown option '%s' (the pass takes no options)", name, a->key);
+      return rc_error(ctx, "%s: unknown option '%s' (options: %s)", name, a->key, list);
+    }
+    if (takes_value && !a->value) return rc_error(ctx, "%s: option %s needs a value (%s=...)", name, a->key, a->key);
+    if (!takes_value && a->value) return rc_error(ctx, "%s: option %s is a flag and takes no value", name, a->key);
+  }
+  return 0;
 }
 
 /* ---- parsing a pipeline ------------------------------------------------------------------------------ */
@@ -160,13 +195,9 @@ static invocation *parse_pipeline(rc_ctx *ctx, const char *text, uint32_t *count
         rc_pass_arg arg;
         arg.key = dup_range(a, eq ? eq : e);
         arg.value = eq ? dup_range(eq + 1, e) : NULL;
-        if (!arg.key[0]) {
-          free((char *)arg.key);
-          free((char *)arg.value);
-        } else {
-          inv.args.items = rc_xrealloc(inv.args.items, (inv.args.n + 1) * sizeof *inv.args.items);
-          inv.args.items[inv.args.n++] = arg;
-        }
+        /* empty items ("[,]", "[=]") are kept, so that the option check names them */
+        inv.args.items = rc_xrealloc(inv.args.items, (inv.args.n + 1) * sizeof *inv.args.items);
+        inv.args.items[inv.args.n++] = arg;
         a = e + 1;
       }
       p = close + 1;
@@ -196,6 +227,10 @@ int rc_pipeline_run(rc_ctx *ctx, rc_kernel *k, const char *pipeline, const rc_pi
     const rc_pass_info *pi = rc_pass_lookup(inv[i].name);
     if (!pi) {
       rc = rc_error(ctx, "unknown pass '%s' (reconv opt --list-passes shows them)", inv[i].name);
+      break;
+    }
+    if (rc_pass_args_check(ctx, pi->name, &inv[i].args)) {
+      rc = -1;
       break;
     }
     if (k->level != pi->input_level) {

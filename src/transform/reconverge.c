@@ -335,6 +335,7 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
 }
 
 int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
+  if (rc_pass_args_check(ctx, "reconverge", args)) return -1;
   const char *order_name = rc_pass_arg_get(args, "order");
   int order = order_name ? rc_order_lookup(order_name) : RC_ORDER_DFPD;
   if (order < 0)
@@ -354,13 +355,6 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
     if (!*mr || *end || v < 1 || v > 100 || *mr == '-')
       return rc_error(ctx, "reconverge: max-rounds must be a number from 1 to 100, not '%s'", mr);
     max_rounds = (uint32_t)v;
-  }
-  for (uint32_t i = 0; args && i < args->n; i++) {
-    const char *key = args->items[i].key;
-    if (strcmp(key, "order") && strcmp(key, "blocks") && strcmp(key, "all-divergent") && strcmp(key, "force") &&
-        strcmp(key, "cond2") && strcmp(key, "trace") &&
-        strcmp(key, "max-rounds"))
-      return rc_error(ctx, "reconverge: unknown option '%s'", key);
   }
 
   uint32_t blocks_before = k->nblocks, uniform_before = 0;

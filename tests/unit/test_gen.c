@@ -2,6 +2,7 @@
  * that the property test relies on. */
 #include "gencheck.h"
 #include "reconv/gen.h"
+#include "reconv/sim.h"
 #include "test.h"
 
 #include <math.h>
@@ -106,6 +107,28 @@ static void expect_error(const rc_gen_opts *o, const char *message) {
   rc_module_free(m);
 }
 
+TEST(gen_step_budget_saturates_at_what_run_accepts) {
+  /* 58 nested uniform loops: the bound on instructions per thread is astronomically large */
+  rc_gen_opts o;
+  rc_gen_opts_init(&o);
+  o.blocks = 120;
+  o.loops = 58;
+  o.nesting = 58;
+  o.divergent = 0;
+  test_diags d;
+  rc_module *m;
+  rc_kernel *k = gen(&d, &m, &o, NULL);
+  CHECK(k != NULL);
+  if (k) {
+    CHECK_STR_CONTAINS(k->run_spec, "--steps 9223372036854775807");
+    rc_run_spec s;
+    rc_run_spec_init(&s);
+    CHECK_EQ_INT(rc_run_spec_parse_kernel(&d.ctx, &s, k), 0);
+    rc_run_spec_free(&s);
+  }
+  rc_module_free(m);
+}
+
 TEST(gen_rejects_inconsistent_options) {
   rc_gen_opts o;
   rc_gen_opts_init(&o);
@@ -147,6 +170,8 @@ TEST(gen_rejects_inconsistent_options) {
   rc_gen_opts_init(&o);
   o.threads = 0;
   expect_error(&o, "at least 1 thread");
+  o.threads = 16777217; /* more than a launch may have: the kernel could never run */
+  expect_error(&o, "16777217 threads: a launch has at most 16777216");
   rc_gen_opts_init(&o);
   o.name = "9lives";
   expect_error(&o, "'9lives' is not a valid kernel name");

@@ -5,6 +5,8 @@
 #include "test.h"
 
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* A diamond with a phi at the join:
  *   entry: %c = icmp slt %x, 0; br %c, B, C
@@ -485,4 +487,34 @@ TEST(regression_clone_of_a_phi_naming_a_removed_block) {
   CHECK_STR_CONTAINS(first, "operand refers to an instruction of a removed block (C)");
   rc_module_free(cm);
   rc_module_free(t.m);
+}
+
+/* Running out of memory ends the process with status 1 and a message (bad input, not a crash).
+ * Sanitizers replace malloc and report a huge request themselves, so this needs a plain build. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RECONV_TEST_PLAIN_MALLOC 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RECONV_TEST_PLAIN_MALLOC 0
+#endif
+#endif
+#ifndef RECONV_TEST_PLAIN_MALLOC
+#define RECONV_TEST_PLAIN_MALLOC 1
+#endif
+
+TEST(out_of_memory_exits_with_status_1) {
+  if (!RECONV_TEST_PLAIN_MALLOC) return;
+  fflush(NULL);
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    freopen("/dev/null", "w", stderr);
+    void *p = rc_xmalloc((size_t)1 << 62); /* no machine has this */
+    (void)p;
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ_INT(WEXITSTATUS(status), 1);
 }

@@ -190,6 +190,9 @@ TEST(runspec_errors) {
   expect_error("--arg out=i32[x]", "COUNT must be a non-negative integer or N");
   expect_error("--arg out=i32[-1]", "not '-1'");
   expect_error("--arg out=i32[N*N]", "not 'N*N'");
+  /* the offset C of N+C is signed: 2^64 - 3 must not wrap around to -3 */
+  expect_error("--arg out=i32[N+18446744073709551613]", "not 'N+18446744073709551613'");
+  expect_error("--arg out=i32[N-18446744073709551615]", "not 'N-18446744073709551615'");
   expect_error("--arg out=i32[4]x", "unexpected 'x' after ']'");
   expect_error("--arg out=i32[4]:bogus", "unknown initialiser 'bogus'");
   expect_error("--arg out=i32[4]:seq(1)", "expected seq(START,STEP) with two i32 numbers");
