@@ -612,9 +612,16 @@ static int check_arg(const spec_parser *p, const rc_run_spec *s, const rc_arg_sp
   if (a->elem == RC_PTR && t != RC_PTR)
     return serr(p, "--arg %s: null is for ptr parameters; %%%s is %s", a->text, a->param, rc_type_name(t));
   if (rc_type_is_float(t)) return 0;
-  if (a->scalar_is_float)
+  if (a->scalar_is_float) {
+    /* an integer literal too big for 64 bits was read as a float: say what is wrong with it */
+    const char *v = strchr(a->text, '=');
+    const char *digits = v ? v + 1 + (v[1] == '-' || v[1] == '+') : NULL;
+    if (digits && *digits && strspn(digits, "0123456789") == strlen(digits))
+      return serr(p, "--arg %s: %s does not fit in %s (parameter %%%s)", a->text, v + 1,
+                  rc_type_name(t), a->param);
     return serr(p, "--arg %s: parameter %%%s has type %s, not a floating-point type", a->text,
                 a->param, rc_type_name(t));
+  }
   bool ok = true;
   int64_t v = a->uses_n ? nvalue_checked(a, s, &ok) : a->scalar_i;
   if (!ok) return serr(p, "--arg %s: the value overflows for N = %" PRIu64, a->text, rc_run_spec_threads(s));

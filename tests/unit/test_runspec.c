@@ -245,6 +245,7 @@ TEST(runspec_check_against_kernel) {
                "test.rir:1:1: error: kernel @k: parameter %tmp (ptr) has no value; give it with --arg tmp=...");
   expect_check(ALL_ARGS "--arg n=i32[4]", "--arg n=i32[4]: parameter %n has type i32; buffers are for ptr parameters");
   expect_check(ALL_ARGS "--arg n=1.5", "--arg n=1.5: parameter %n has type i32, not a floating-point type");
+  expect_check(ALL_ARGS "--arg n=18446744073709551616", "18446744073709551616 does not fit in i32 (parameter %n)");
   expect_check(ALL_ARGS "--arg b=300", "--arg b=300: 300 does not fit in i8 (parameter %b)");
   expect_check(ALL_ARGS "--arg n=null", "--arg n=null: null is for ptr parameters; %n is i32");
   expect_check(ALL_ARGS "--arg nope=1", "--arg nope=1: the kernel has no parameter %nope");
