@@ -31,7 +31,7 @@ static int run(rc_ctx *ctx, const rc_kernel *k, uint32_t threads, rc_memory *mem
 }
 
 TEST(reconverge_is_trace_equivalent_on_random_kernels) {
-  unsigned iters = test_scaled(1000);
+  unsigned iters = test_scaled(3000);
   unsigned failures = 0, runs = 0;
   for (unsigned it = 0; it < iters && failures < 3; it++) {
     uint32_t n = 4 + it % 30;

@@ -63,7 +63,7 @@ static bool keeps_uniform_branches(const rc_kernel *in, const rc_kernel *out, bo
 }
 
 TEST(reconverge_generated_kernels_every_ordering) {
-  unsigned iters = test_scaled(2000);
+  unsigned iters = test_scaled(5000);
   unsigned failures = 0, transforms = 0, runs = 0, already = 0;
   for (unsigned it = 0; it < iters && failures < 3; it++) {
     rc_gen_opts o;
