@@ -25,6 +25,7 @@
  *            divergent branches inside deeply nested divergent loops with jumps out of them: the
  *            case where the sync dependence of one branch reaches far. */
 #include "reconv/analysis.h"
+#include "gen_shape.h"
 #include "reconv/gen.h"
 
 #include <stdio.h>
@@ -251,14 +252,7 @@ static int bench_generated(uint32_t max_blocks, uint64_t seed, int runs) {
     rc_ctx_init(&ctx);
     rc_module *m = rc_module_new(&ctx, "bench");
     rc_gen_opts o;
-    rc_gen_opts_init(&o);
-    o.seed = seed;
-    o.blocks = n;
-    o.exits = 4;
-    o.loops = n / 25;
-    o.nesting = 4;
-    o.irreducible = true;
-    o.divergent = 0.5;
+    bench_gen_shape(&o, seed, n);
     rc_kernel *k = rc_gen_kernel(m, &o, NULL);
     if (!k) return 1;
     rc_analysis a;

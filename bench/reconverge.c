@@ -10,6 +10,7 @@
  *
  *   build/bench/bench_reconverge [max_blocks] [order] [far]
  */
+#include "gen_shape.h"
 #include "reconv/gen.h"
 #include "reconv/transform.h"
 
@@ -41,14 +42,7 @@ int main(int argc, char **argv) {
     ctx.verify_each = false; /* time the pass, not the verifier */
     rc_module *m = rc_module_new(&ctx, "bench");
     rc_gen_opts o;
-    rc_gen_opts_init(&o);
-    o.seed = 42;
-    o.blocks = n;
-    o.exits = 4;
-    o.loops = n / 25;
-    o.nesting = 4;
-    o.irreducible = true;
-    o.divergent = 0.5;
+    bench_gen_shape(&o, 42, n);
     o.far = far;
     rc_kernel *k = rc_gen_kernel(m, &o, NULL);
     if (!k) return 1;

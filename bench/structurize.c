@@ -29,6 +29,7 @@
  * next to llvm-config's bindir, else `opt` on PATH.
  */
 #define _DEFAULT_SOURCE /* wait4: the child's own peak memory */
+#include "gen_shape.h"
 #include "reconv/gen.h"
 #include "reconv/transform.h"
 
@@ -281,14 +282,8 @@ int main(int argc, char **argv) {
     ctx.verify_each = false; /* time the pass, not the verifier */
     rc_module *m = rc_module_new(&ctx, "bench");
     rc_gen_opts o;
-    rc_gen_opts_init(&o);
-    o.seed = 42;
-    o.blocks = n;
-    o.exits = 4;
-    o.loops = n / 25;
-    o.nesting = 4;
+    bench_gen_shape(&o, 42, n);
     o.irreducible = !reducible;
-    o.divergent = 0.5;
     rc_kernel *k = rc_gen_kernel(m, &o, NULL);
     char input[4096], report[4200];
     if (!k || export_bitcode(&ctx, m, input, sizeof input) != 0) {
