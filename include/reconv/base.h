@@ -130,6 +130,10 @@ void rc_strmap_put(rc_strmap *m, const char *key, void *value);
 /* Insert unless the key is there with a non-NULL value: returns that value, or NULL after
  * inserting (one probe instead of a get and a put). */
 void *rc_strmap_put_new(rc_strmap *m, const char *key, void *value);
+/* rc_strmap_put_new for keys[0..n) in order, stopping at the first key that is there with a
+ * non-NULL value: returns its index, or n when all were inserted. Much faster than n calls on big
+ * maps (room is made once, and the probes' cache misses overlap). */
+uint32_t rc_strmap_put_new_batch(rc_strmap *m, uint32_t n, const char *const *keys, void *const *values);
 uint64_t rc_hash_bytes(const void *p, size_t n, uint64_t seed);
 
 /* ---- 64-bit-keyed hash map (open addressing); key UINT64_MAX is reserved ------------------------- */

@@ -75,10 +75,12 @@ static tok_kind lex_error(lexer *lx, uint32_t line, uint32_t col, const char *fm
 #endif
     ;
 static tok_kind lex_error(lexer *lx, uint32_t line, uint32_t col, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  rc_vreport(lx->ctx, RC_SEV_ERROR, lx->file, line, col, fmt, ap);
-  va_end(ap);
+  if (!lx->before_error || !lx->before_error(lx->before_error_user)) {
+    va_list ap;
+    va_start(ap, fmt);
+    rc_vreport(lx->ctx, RC_SEV_ERROR, lx->file, line, col, fmt, ap);
+    va_end(ap);
+  }
   lx->tok.kind = TK_ERROR;
   return TK_ERROR;
 }

@@ -38,6 +38,10 @@ typedef struct lexer {
   uint32_t line, col;
   token tok;        /* current token */
   char *strbuf;
+  /* Called before a lexical error is reported; when it returns true it has reported an earlier
+   * error itself (the parser's deferred name checks) and the lexer's is dropped. */
+  bool (*before_error)(void *user);
+  void *before_error_user;
 } lexer;
 
 void lex_init(lexer *lx, rc_ctx *ctx, const char *file, const char *text, size_t len);

@@ -7,7 +7,14 @@
  * asked only when it does not. Likewise operands that are the same constant share one rc_const
  * per kernel (as they may in IR built by passes), which saves an allocation for most constant
  * operands. Everything is keyed by a generation number, so that starting a kernel forgets the
- * previous one's names without clearing the caches. */
+ * previous one's names without clearing the caches.
+ *
+ * Value names are not entered into the kernel's map one by one as they are defined: on a big
+ * kernel each insertion is a cache miss in a table of tens of megabytes. They wait in a list and
+ * go in at once (names_flush_values, at the end of the kernel or before any error is reported,
+ * so that a redefinition is still the first error), where rc_strmap_put_new_batch overlaps the
+ * misses. Meanwhile a use that the recent-name cache cannot answer is resolved after the flush,
+ * like a forward reference. */
 #include "parse_names.h"
 #include "ir_internal.h"
 
@@ -28,6 +35,9 @@ void names_init(parse_names *n, rc_module *m) {
 
 void names_free(parse_names *n) {
   rc_strmap_free(&n->numbered);
+  rc_vec_free(&n->pend_names);
+  rc_vec_free(&n->pend_values);
+  rc_vec_free(&n->pend_pos);
   free(n->recent_blocks);
   free(n->recent_values);
   free(n->consts);
@@ -38,6 +48,7 @@ void names_begin_kernel(parse_names *n, rc_kernel *k) {
   n->gen++;
   rc_strmap_free(&n->numbered);
   rc_strmap_init(&n->numbered);
+  n->pend_names.len = n->pend_values.len = n->pend_pos.len = 0;
 }
 
 static uint32_t hash_name(const char *s) {
@@ -82,21 +93,37 @@ rc_value *names_value(parse_names *n, const char *name) {
   if (is_number(name)) return rc_strmap_get(&n->numbered, name);
   uint32_t h = hash_name(name);
   rc_value *v = recall(n, n->recent_values, name, h, false);
-  if (v) return v;
+  if (v || n->pend_names.len) return v;
   v = rc_kernel_find_value(n->k, name);
   if (v) remember(n, n->recent_values, h, v);
   return v;
 }
 
-bool names_define_value(parse_names *n, const char *name, rc_value *v) {
+bool names_define_value(parse_names *n, const char *name, rc_value *v, uint32_t line, uint32_t col) {
   if (!is_number(name)) {
-    if (!rc_value_set_name(n->k, v, name)) return false;
+    v->name = rc_arena_strdup(&n->m->arena, name);
+    rc_vec_push(&n->pend_names, v->name);
+    rc_vec_push(&n->pend_values, v);
+    rc_vec_push(&n->pend_pos, (uint64_t)line << 32 | col);
     remember(n, n->recent_values, hash_name(name), v);
     return true;
   }
   if (rc_strmap_get(&n->numbered, name)) return false;
   rc_strmap_put(&n->numbered, rc_arena_strdup(&n->m->arena, name), v);
   return true;
+}
+
+bool names_flush_values(parse_names *n, const char **dup, uint32_t *line, uint32_t *col) {
+  uint32_t len = n->pend_names.len;
+  if (!len) return true; /* also before the first kernel, when there is no kernel map */
+  uint32_t first = rc_strmap_put_new_batch(&n->k->value_names, len, n->pend_names.data, n->pend_values.data);
+  if (first < len) {
+    *dup = n->pend_names.data[first];
+    *line = (uint32_t)(n->pend_pos.data[first] >> 32);
+    *col = (uint32_t)n->pend_pos.data[first];
+  }
+  n->pend_names.len = n->pend_values.len = n->pend_pos.len = 0;
+  return first == len;
 }
 
 /* The cache entry for the constant `bits` of type t. An entry that held another constant is

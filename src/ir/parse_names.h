@@ -26,6 +26,10 @@ typedef struct parse_names {
   rc_strmap numbered; /* "123" -> value, for %123 names */
   recent_entry *recent_blocks, *recent_values;
   const_entry *consts;
+  /* value names defined since the last names_flush_values, not yet in the kernel's map */
+  RC_VEC(const char *) pend_names;
+  RC_VEC(void *) pend_values;
+  RC_VEC(uint64_t) pend_pos; /* line << 32 | col of each definition */
 } parse_names;
 
 void names_init(parse_names *n, rc_module *m);
@@ -34,10 +38,15 @@ void names_free(parse_names *n);
 void names_begin_kernel(parse_names *n, rc_kernel *k);
 /* The block called `name`, created when there is none (*created says which). */
 rc_block *names_block(parse_names *n, const char *name, bool *created);
-/* The value a %name refers to, or NULL. */
+/* The value a %name refers to, or NULL: not defined yet, or (while definitions are pending) not
+ * among the recent names; the caller then resolves it after names_flush_values. */
 rc_value *names_value(parse_names *n, const char *name);
-/* Give v the name written in the text; false when the kernel has it already. */
-bool names_define_value(parse_names *n, const char *name, rc_value *v);
+/* Give v the name written in the text at line:col; false when the kernel has it already. A
+ * named (not numbered) definition is only checked by the next names_flush_values. */
+bool names_define_value(parse_names *n, const char *name, rc_value *v, uint32_t line, uint32_t col);
+/* Enter the pending value names into the kernel's map. Returns true when all were new; otherwise
+ * stores the first repeated definition's name and position and returns false. */
+bool names_flush_values(parse_names *n, const char **dup, uint32_t *line, uint32_t *col);
 /* A constant of type t (equal constants of a kernel are one object). */
 rc_value *names_int_const(parse_names *n, rc_type t, int64_t value);
 rc_value *names_float_const(parse_names *n, rc_type t, double value);

@@ -56,8 +56,50 @@ static bool perr_at(parser *p, uint32_t line, uint32_t col, const char *fmt, ...
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static bool perr_at(parser *p, uint32_t line, uint32_t col, const char *fmt, ...) {
+/* Enter the kernel's pending value names (src/ir/parse_names.c); when one of them repeats an
+ * earlier name, report that redefinition. Returns false after reporting. */
+static bool flush_value_names(parser *p) {
+  const char *dup;
+  uint32_t line, col;
+  if (p->failed || names_flush_values(&p->names, &dup, &line, &col)) return true;
+  p->failed = true;
+  rc_report(p->ctx, RC_SEV_ERROR, p->lx.file, line, col, "redefinition of %%%s", dup);
+  return false;
+}
+
+/* Before an error is reported: the checks the parser defers (value names until the flush, and
+ * the types of uses resolved late) may have found an earlier one, which is the first error. So
+ * report the earlier of the first redefinition and the first mistyped use, if any. Returns true
+ * after reporting. */
+static bool report_deferred_error(parser *p) {
   if (p->failed) return false;
+  const char *dup = NULL;
+  uint32_t dline = 0, dcol = 0;
+  bool names_ok = names_flush_values(&p->names, &dup, &dline, &dcol);
+  for (uint32_t f = 0; f < p->fixups.len; f++) { /* in source order */
+    const fixup *fx = &p->fixups.data[f];
+    if (!names_ok && (dline < fx->line || (dline == fx->line && dcol < fx->col))) break;
+    const rc_value *v = names_value(&p->names, fx->name); /* NULL: a forward reference */
+    if (v && v->type != fx->expected) {
+      p->failed = true;
+      rc_report(p->ctx, RC_SEV_ERROR, p->lx.file, fx->line, fx->col, "%%%s has type %s but is used as %s",
+                fx->name, rc_type_name((rc_type)v->type), rc_type_name(fx->expected));
+      return true;
+    }
+  }
+  if (names_ok) return false;
+  p->failed = true;
+  rc_report(p->ctx, RC_SEV_ERROR, p->lx.file, dline, dcol, "redefinition of %%%s", dup);
+  return true;
+}
+
+/* The lexer's hook before it reports an error (lexer.before_error). */
+static bool lexer_before_error(void *user) {
+  return report_deferred_error(user);
+}
+
+static bool perr_at(parser *p, uint32_t line, uint32_t col, const char *fmt, ...) {
+  if (p->failed || report_deferred_error(p)) return false;
   p->failed = true;
   va_list ap;
   va_start(ap, fmt);
@@ -561,7 +603,7 @@ static bool parse_instruction(parser *p) {
   if (has_result) {
     if (i->v.type == RC_VOID)
       return perr_at(p, rline, rcol, "'%s' does not produce a value", rc_opcode_name((rc_opcode)op));
-    if (!names_define_value(&p->names, result, &i->v))
+    if (!names_define_value(&p->names, result, &i->v, rline, rcol))
       return perr_at(p, rline, rcol, "redefinition of %%%s", result);
   }
   rc_instr_append(p->cur, i);
@@ -631,6 +673,7 @@ static void order_blocks(parser *p) {
 
 static bool end_kernel(parser *p) {
   rc_kernel *k = p->k;
+  if (!flush_value_names(p)) return false;
   for (uint32_t b = 0; b < k->nblocks; b++)
     if (!p->binfo.data[b].defined)
       return perr_at(p, p->binfo.data[b].line, p->binfo.data[b].col, "use of undefined block %s",
@@ -679,7 +722,8 @@ static bool parse_kernel(parser *p) {
       if (TOK->kind != TK_LOCAL) return expected(p, "a parameter name like %n");
       const char *pname = tok_name(p);
       rc_value *v = rc_kernel_add_param(p->k, t, NULL);
-      if (!names_define_value(&p->names, pname, v)) return perr(p, "redefinition of %%%s", pname);
+      if (!names_define_value(&p->names, pname, v, TOK->line, TOK->col))
+        return perr(p, "redefinition of %%%s", pname);
       next(p);
     } while (accept(p, TK_COMMA));
   }
@@ -732,6 +776,8 @@ static rc_module *parse(rc_ctx *ctx, const char *filename, const char *text, siz
   p->ctx = ctx;
   p->m = rc_module_new(ctx, filename);
   lex_init(&p->lx, ctx, p->m->filename, text, len);
+  p->lx.before_error = lexer_before_error;
+  p->lx.before_error_user = p;
   names_init(&p->names, p->m);
   next(p);
   while (!p->failed && TOK->kind != TK_EOF) parse_kernel(p);

@@ -418,6 +418,59 @@ TEST(keyword_lookups) {
   }
 }
 
+/* Value names are checked when the kernel ends or an error is found (src/ir/parse_names.c): a
+ * redefinition must still be the one error reported when a later line has another problem. */
+TEST(redefinition_before_a_later_error_is_reported_first) {
+  static const char *const later[] = {
+      "  %b = frob i32 %x\n",           /* unknown instruction (parser) */
+      "  %b = add i32 %x, #\n",         /* unexpected character (lexer) */
+      "  jmp nowhere\n",                /* undefined block (end of kernel) */
+      "  %b = add i32 %undefined, 1\n", /* undefined value (end of kernel) */
+  };
+  for (size_t t = 0; t < sizeof later / sizeof *later; t++) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "kernel @k(i32 %%x) {\nentry:\n  %%a = add i32 %%x, 1\n  %%a = add i32 %%x, 2\n%s  ret\n}\n",
+             later[t]);
+    expect_error(text, "4:3: error: redefinition of %a");
+  }
+}
+
+/* Uses of a value defined long before, after the parser's cache of recent names has forgotten it:
+ * they resolve to the right definition, are type-checked, and a redefinition that far apart is
+ * found. */
+TEST(value_used_long_after_its_definition) {
+  rc_strbuf sb;
+  rc_sb_init(&sb);
+  rc_sb_puts(&sb, "kernel @k(i32 %x) {\nentry:\n  %far = add i32 %x, 7\n");
+  for (int i = 0; i < 5000; i++) rc_sb_printf(&sb, "  %%v%d = add i32 %%x, %d\n", i, i);
+  size_t mark = sb.len;
+  rc_sb_puts(&sb, "  %use = mul i32 %far, %v4999\n  ret\n}\n");
+  test_diags d;
+  rc_module *m = expect_ok(&d, sb.data);
+  if (m) {
+    rc_instr *use = m->kernels[0]->blocks[0]->last->prev;
+    CHECK(strcmp(use->v.name, "use") == 0);
+    CHECK(use->ops[0] == rc_kernel_find_value(m->kernels[0], "far"));
+    CHECK(strcmp(use->ops[0]->name, "far") == 0);
+    CHECK(rc_kernel_find_value(m->kernels[0], "v0") != NULL);
+  }
+  rc_module_free(m);
+  sb.len = mark;
+  rc_sb_puts(&sb, "  %use = mul i64 %far, 2\n  ret\n}\n");
+  expect_error(sb.data, "5004:18: error: %far has type i32 but is used as i64");
+  sb.len = mark; /* ... still the first error when a later line has another */
+  rc_sb_puts(&sb, "  %use = mul i64 %far, 2\n  %w = frob i32 1\n  ret\n}\n");
+  expect_error(sb.data, "5004:18: error: %far has type i32 but is used as i64");
+  sb.len = mark; /* a mistyped use after a redefinition: the redefinition is first */
+  rc_sb_puts(&sb, "  %v7 = add i32 %x, 1\n  %use = mul i64 %far, 2\n  %w = frob i32 1\n  ret\n}\n");
+  expect_error(sb.data, "5004:3: error: redefinition of %v7");
+  sb.len = mark;
+  rc_sb_puts(&sb, "  %far = mul i32 %x, 2\n  ret\n}\n");
+  expect_error(sb.data, "5004:3: error: redefinition of %far");
+  rc_sb_free(&sb);
+}
+
 TEST(label_defined_long_after_its_first_use) {
   /* a forward reference that has left the parser's cache of recent names by the time its label
    * comes, and a label redefined after that */
