@@ -56,14 +56,18 @@ static bool perr_at(parser *p, uint32_t line, uint32_t col, const char *fmt, ...
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+static void report_redefinition(parser *p, const char *name, uint32_t line, uint32_t col) {
+  p->failed = true;
+  rc_report(p->ctx, RC_SEV_ERROR, p->lx.file, line, col, "redefinition of %%%s", name);
+}
+
 /* Enter the kernel's pending value names (src/ir/parse_names.c); when one of them repeats an
  * earlier name, report that redefinition. Returns false after reporting. */
 static bool flush_value_names(parser *p) {
   const char *dup;
   uint32_t line, col;
   if (p->failed || names_flush_values(&p->names, &dup, &line, &col)) return true;
-  p->failed = true;
-  rc_report(p->ctx, RC_SEV_ERROR, p->lx.file, line, col, "redefinition of %%%s", dup);
+  report_redefinition(p, dup, line, col);
   return false;
 }
 
@@ -88,8 +92,7 @@ static bool report_deferred_error(parser *p) {
     }
   }
   if (names_ok) return false;
-  p->failed = true;
-  rc_report(p->ctx, RC_SEV_ERROR, p->lx.file, dline, dcol, "redefinition of %%%s", dup);
+  report_redefinition(p, dup, dline, dcol);
   return true;
 }
 

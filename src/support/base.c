@@ -282,12 +282,8 @@ static void strmap_reserve(rc_strmap *m, uint32_t more) {
   free(old);
 }
 
-static void strmap_grow(rc_strmap *m) {
-  strmap_reserve(m, 1);
-}
-
 void rc_strmap_put(rc_strmap *m, const char *key, void *value) {
-  strmap_grow(m);
+  strmap_reserve(m, 1);
   uint64_t h = strmap_hash(key);
   uint32_t i = strmap_find(m, key, h);
   if (!m->slots[i].key) { /* a new key; an existing one keeps its stored pointer */
@@ -349,11 +345,9 @@ void rc_u64map_put(rc_u64map *m, uint64_t key, void *value) {
   m->vals[i] = value;
 }
 
-void *rc_strmap_put_new(rc_strmap *m, const char *key, void *value) {
-  strmap_grow(m);
-  uint64_t h = strmap_hash(key);
-  uint32_t i = strmap_find(m, key, h);
-  rc_strmap_entry *e = &m->slots[i];
+/* put_new's decision for the slot e that probing found for key: return the value there, or take
+ * the slot (a new key, or one whose value was NULL, i.e. a free name) and return NULL. */
+static void *claim_slot(rc_strmap *m, rc_strmap_entry *e, const char *key, uint64_t h, void *value) {
   if (e->key && e->value) return e->value;
   if (!e->key) {
     m->len++;
@@ -362,6 +356,12 @@ void *rc_strmap_put_new(rc_strmap *m, const char *key, void *value) {
   e->key = key; /* a key whose value was NULL (removed) takes the new pointer */
   e->value = value;
   return NULL;
+}
+
+void *rc_strmap_put_new(rc_strmap *m, const char *key, void *value) {
+  strmap_reserve(m, 1);
+  uint64_t h = strmap_hash(key);
+  return claim_slot(m, &m->slots[strmap_find(m, key, h)], key, h, value);
 }
 
 /* The batch is hashed and its home slots prefetched BATCH keys at a time, then inserted in order,
@@ -380,14 +380,9 @@ uint32_t rc_strmap_put_new_batch(rc_strmap *m, uint32_t n, const char *const *ke
 #endif
     }
     for (uint32_t j = 0; j < len; j++) {
-      rc_strmap_entry *e = &m->slots[strmap_find(m, keys[base + j], hash[j])];
-      if (e->key && e->value) return base + j;
-      if (!e->key) {
-        m->len++;
-        e->hash = hash[j];
-      }
-      e->key = keys[base + j];
-      e->value = values[base + j];
+      const char *key = keys[base + j];
+      if (claim_slot(m, &m->slots[strmap_find(m, key, hash[j])], key, hash[j], values[base + j]))
+        return base + j;
     }
   }
   return n;
