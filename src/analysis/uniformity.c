@@ -78,6 +78,7 @@ typedef struct unif {
   unsigned flags;
 
   uint32_t *def_block;  /* per value: the block of its defining instruction, or RC_NONE */
+  uint32_t *defs_start, *defs; /* per block (CSR): the values it defines, in order */
   uint32_t *use_start, *use; /* per value (CSR): the effects of its uses */
   rc_u32vec work;       /* divergent values whose effects are not yet applied */
 
@@ -127,11 +128,14 @@ static void taint_phis(unif *s, uint32_t b) {
   s->u->sync_join[b] = 1;
 }
 
+/* Through the per-block lists of definitions, not the instructions: an assumed-divergent cycle can
+ * hold a large part of the kernel, and the lists are small and in order. */
 static void taint_all_defs(unif *s, uint32_t c) {
   const rc_cycle *cy = &s->ci->cycles[c];
-  for (uint32_t i = 0; i < cy->nblocks; i++)
-    for (rc_instr *in = s->k->blocks[cy->blocks[i]]->first; in; in = in->next)
-      if (in->v.type != RC_VOID) mark_value(s, in->v.id);
+  for (uint32_t i = 0; i < cy->nblocks; i++) {
+    uint32_t b = cy->blocks[i];
+    for (uint32_t d = s->defs_start[b]; d < s->defs_start[b + 1]; d++) mark_value(s, s->defs[d]);
+  }
 }
 
 /* Cycle c has a divergent exit: the values that leave it are divergent (escapes.c). Values that
@@ -310,14 +314,19 @@ static void build_effects(unif *s) {
   s->def_block = rc_xmalloc((nv ? nv : 1) * sizeof *s->def_block);
   for (uint32_t id = 0; id < nv; id++) s->def_block[id] = RC_NONE;
   s->use_start = rc_xcalloc(nv + 2, sizeof *s->use_start);
+  s->defs_start = rc_xmalloc((k->nblocks + 1) * sizeof *s->defs_start);
+  s->defs = rc_xmalloc((nv ? nv : 1) * sizeof *s->defs);
+  uint32_t ndefs = 0;
   /* (value used, effect) pairs; about two uses per value */
   RC_VEC(uint64_t) pairs = {0};
   rc_vec_reserve(&pairs, 2 * nv + 16);
   bool allocas = false;
   for (uint32_t b = 0; b < k->nblocks; b++) {
+    s->defs_start[b] = ndefs;
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
       if (i->v.type != RC_VOID && i->v.id < nv) {
         s->def_block[i->v.id] = b;
+        s->defs[ndefs++] = i->v.id;
         if (is_source(i)) mark_value(s, i->v.id);
         allocas |= i->op == RC_OP_ALLOCA;
       }
@@ -332,6 +341,7 @@ static void build_effects(unif *s) {
     if (is_conditional(t) && ((s->flags & RC_UNIF_ALL_DIVERGENT) || (t->iflags & RC_IF_DIVERGENT)))
       branch_divergent(s, b);
   }
+  s->defs_start[k->nblocks] = ndefs;
   for (uint32_t id = 0; id < nv; id++) s->use_start[id + 2] += s->use_start[id + 1];
   s->use = rc_xmalloc((pairs.len ? pairs.len : 1) * sizeof *s->use);
   for (uint32_t e = 0; e < pairs.len; e++) s->use[s->use_start[(pairs.data[e] >> 32) + 1]++] = (uint32_t)pairs.data[e];
@@ -374,6 +384,8 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   }
 
   free(s.def_block);
+  free(s.defs_start);
+  free(s.defs);
   free(s.use_start);
   free(s.use);
   if (s.sd_ready) rc_syncdep_free(&s.sd);

@@ -45,13 +45,18 @@ typedef struct repair {
   uint32_t phis_added;
 } repair;
 
-static void repair_init(repair *r, rc_kernel *k) {
+/* The dominator tree alone answers whether anything is broken; the frontier and the scratch arrays
+ * are built only when there is something to repair. */
+static void repair_init_dominance(repair *r, rc_kernel *k) {
   memset(r, 0, sizeof *r);
   r->k = k;
   rc_cfg_build(&r->g, k);
   rc_domtree_build(&r->dom, &r->g, false);
+}
+
+static void repair_init_rest(repair *r) {
   rc_domfrontier_build(&r->df, &r->dom, &r->g);
-  uint32_t n = r->nblocks = k->nblocks;
+  uint32_t n = r->nblocks = r->k->nblocks;
   r->memo_stamp = rc_xcalloc(n + 1, sizeof *r->memo_stamp);
   r->memo_val = rc_xcalloc(n + 1, sizeof *r->memo_val);
   r->def_stamp = rc_xcalloc(n + 1, sizeof *r->def_stamp);
@@ -59,6 +64,11 @@ static void repair_init(repair *r, rc_kernel *k) {
   r->phi_stamp = rc_xcalloc(n + 1, sizeof *r->phi_stamp);
   r->phi_at = rc_xcalloc(n + 1, sizeof *r->phi_at);
   r->idf_stamp = rc_xcalloc(n + 1, sizeof *r->idf_stamp);
+}
+
+static void repair_init(repair *r, rc_kernel *k) {
+  repair_init_dominance(r, k);
+  repair_init_rest(r);
 }
 
 static void repair_free(repair *r) {
@@ -316,36 +326,49 @@ int rc_ssa_repair_kernel(rc_ctx *ctx, rc_kernel *k) {
   (void)ctx;
   if (!k->nblocks) return 0;
   repair r;
-  repair_init(&r, k);
-  /* phis with stale incomings are found before any phi is added */
-  RC_VEC(rc_instr *) stale = {0};
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    for (rc_instr *i = k->blocks[b]->first; i && i->op == RC_OP_PHI; i = i->next)
-      if (phi_is_stale(i)) rc_vec_push(&stale, i);
-  /* (b) first: a stale phi's incoming values must themselves be valid at the ends of their blocks */
-  uint32_t *start;
-  use_ref *uses;
-  collect_uses(k, &start, &uses);
+  repair_init_dominance(&r, k);
+  /* One scan finds the phis with stale incomings and the definitions that no longer dominate a
+   * use, before anything changes. Usually there are none (reconverge routes values through its flow
+   * blocks itself), and then the frontier and the use lists are never built. */
   uint32_t nvalues = k->nvalues;
-  RC_VEC(rc_instr *) defs = {0};
+  RC_VEC(rc_instr *) stale = {0};
+  uint8_t *broken = rc_xcalloc(nvalues + 1, 1);
+  uint32_t nbroken = 0;
   for (uint32_t b = 0; b < k->nblocks; b++)
-    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      if (i->v.id != RC_NONE && i->v.id < nvalues) rc_vec_push(&defs, i);
-  for (uint32_t d = 0; d < defs.len; d++) {
-    rc_instr *def = defs.data[d];
-    if (!rc_domtree_contains(&r.dom, def->parent->id)) continue;
-    uint32_t id = def->v.id;
-    bool broken = false;
-    for (uint32_t u = start[id]; u < start[id + 1] && !broken; u++)
-      broken = !use_is_dominated(&r, def, &uses[u]);
-    if (broken) repair_definition(&r, def, &uses[start[id]], start[id + 1] - start[id]);
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      if (i->op == RC_OP_PHI && phi_is_stale(i)) rc_vec_push(&stale, i);
+      for (uint32_t o = 0; o < i->nops; o++) {
+        rc_instr *def = rc_value_instr(i->ops[o]);
+        if (!def || !def->parent || def->v.id >= nvalues || broken[def->v.id]) continue;
+        if (!rc_domtree_contains(&r.dom, def->parent->id)) continue;
+        if (!use_is_dominated(&r, def, &(use_ref){i, o})) {
+          broken[def->v.id] = 1;
+          nbroken++;
+        }
+      }
+    }
+  if (nbroken || stale.len) {
+    repair_init_rest(&r);
+    /* (b) first: a stale phi's incoming values must themselves be valid at the ends of their blocks */
+    uint32_t *start;
+    use_ref *uses;
+    collect_uses(k, &start, &uses);
+    RC_VEC(rc_instr *) defs = {0};
+    for (uint32_t b = 0; nbroken && b < k->nblocks; b++)
+      for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
+        if (i->v.id != RC_NONE && i->v.id < nvalues && broken[i->v.id]) rc_vec_push(&defs, i);
+    for (uint32_t d = 0; d < defs.len; d++) {
+      uint32_t id = defs.data[d]->v.id;
+      repair_definition(&r, defs.data[d], &uses[start[id]], start[id + 1] - start[id]);
+    }
+    rc_vec_free(&defs);
+    free(start);
+    free(uses);
+    for (uint32_t i = 0; i < stale.len; i++) repair_phi_incomings(&r, stale.data[i]);
+    delete_unused_placed(&r);
   }
-  rc_vec_free(&defs);
-  free(start);
-  free(uses);
-  for (uint32_t i = 0; i < stale.len; i++) repair_phi_incomings(&r, stale.data[i]);
+  free(broken);
   rc_vec_free(&stale);
-  delete_unused_placed(&r);
   repair_free(&r);
   return 0;
 }
