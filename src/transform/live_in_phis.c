@@ -99,6 +99,39 @@ void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added) {
   free(uses);
 }
 
+/* Lists of uses, one per candidate phi, in order, in one pool. A list grows at its tail when the
+ * users of a removed phi move to the candidate that replaced it. */
+typedef struct use_node {
+  use_ref use;
+  uint32_t next;
+} use_node;
+
+typedef struct use_lists {
+  uint32_t *head, *tail;
+  RC_VEC(use_node) pool;
+} use_lists;
+
+static void use_lists_init(use_lists *l, uint32_t n) {
+  l->head = rc_xmalloc((n ? n : 1) * sizeof *l->head);
+  l->tail = rc_xmalloc((n ? n : 1) * sizeof *l->tail);
+  for (uint32_t i = 0; i < n; i++) l->head[i] = l->tail[i] = RC_NONE;
+  memset(&l->pool, 0, sizeof l->pool);
+}
+
+static void use_lists_append(use_lists *l, uint32_t list, use_ref u) {
+  uint32_t node = l->pool.len;
+  rc_vec_push(&l->pool, ((use_node){u, RC_NONE}));
+  if (l->tail[list] == RC_NONE) l->head[list] = node;
+  else l->pool.data[l->tail[list]].next = node;
+  l->tail[list] = node;
+}
+
+static void use_lists_free(use_lists *l) {
+  free(l->head);
+  free(l->tail);
+  rc_vec_free(&l->pool);
+}
+
 void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
   if (!phis->len) return;
   rc_cfg g;
@@ -111,13 +144,16 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
   for (uint32_t v = 0; v <= nv; v++) cand[v] = RC_NONE;
   for (uint32_t i = 0; i < phis->len; i++)
     if (phis->data[i]->parent) cand[phis->data[i]->v.id] = i;
-  RC_VEC(use_ref) *users = rc_xcalloc(phis->len, sizeof *users);
+  /* the users of each candidate, as lists in one pool (millions of candidates: one allocation
+   * each would cost more than the simplification) */
+  use_lists users;
+  use_lists_init(&users, phis->len);
   for (uint32_t b = 0; b < k->nblocks; b++)
     for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
       for (uint32_t o = 0; o < i->nops; o++) {
         rc_value *v = i->ops[o];
         if (v->kind == RC_V_INSTR && v->id <= nv && cand[v->id] != RC_NONE)
-          rc_vec_push(&users[cand[v->id]], ((use_ref){i, o}));
+          use_lists_append(&users, cand[v->id], (use_ref){i, o});
       }
   rc_u32vec work = {0};
   uint8_t *queued = rc_xcalloc(phis->len, 1);
@@ -141,8 +177,8 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
     }
     /* live users: a phi nobody uses any more goes too */
     uint32_t nusers = 0;
-    for (uint32_t u = 0; u < users[pi].len; u++) {
-      use_ref *r = &users[pi].data[u];
+    for (uint32_t u = users.head[pi]; u != RC_NONE; u = users.pool.data[u].next) {
+      use_ref *r = &users.pool.data[u].use;
       if (r->user->parent && r->user->ops[r->op] == &phi->v && r->user != phi) nusers++;
     }
     if (!trivial && nusers) continue;
@@ -156,12 +192,12 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
         continue;
     }
     rc_value *repl = same ? same : rc_undef(k, (rc_type)phi->v.type);
-    for (uint32_t u = 0; u < users[pi].len; u++) {
-      use_ref r = users[pi].data[u];
+    for (uint32_t u = users.head[pi]; u != RC_NONE; u = users.pool.data[u].next) {
+      use_ref r = users.pool.data[u].use;
       if (!r.user->parent || r.user->ops[r.op] != &phi->v || r.user == phi) continue;
       r.user->ops[r.op] = repl;
       if (repl->kind == RC_V_INSTR && repl->id <= nv && cand[repl->id] != RC_NONE)
-        rc_vec_push(&users[cand[repl->id]], r);
+        use_lists_append(&users, cand[repl->id], r);
       if (r.user->op == RC_OP_PHI && r.user->v.id <= nv && cand[r.user->v.id] != RC_NONE &&
           !queued[cand[r.user->v.id]]) {
         queued[cand[r.user->v.id]] = 1;
@@ -178,8 +214,7 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
     }
     rc_instr_detach(phi);
   }
-  for (uint32_t i = 0; i < phis->len; i++) rc_vec_free(&users[i]);
-  free(users);
+  use_lists_free(&users);
   free(queued);
   free(cand);
   rc_vec_free(&work);
