@@ -92,6 +92,8 @@ void rc_vec_reserve_(void **data, uint32_t *cap, uint32_t need, size_t elem);
 #define rc_vec_free(v) (free((v)->data), (v)->data = NULL, (v)->len = (v)->cap = 0)
 
 typedef RC_VEC(uint32_t) rc_u32vec;
+/* Ascending order of uint32_t, for qsort. */
+int rc_cmp_u32(const void *a, const void *b);
 typedef RC_VEC(char) rc_charvec;
 
 /* ---- string building ------------------------------------------------------------------------ */

@@ -146,11 +146,6 @@ static void discover(const rc_cfg *g, const dfs_numbers *d, building *w) {
   rc_vec_free(&work);
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 int rc_cycles_build(rc_cycle_info *ci, const rc_cfg *g) {
   uint32_t n = g->nblocks;
   memset(ci, 0, sizeof *ci);
@@ -265,7 +260,7 @@ int rc_cycles_build(rc_cycle_info *ci, const rc_cfg *g) {
     rc_cycle *cy = &ci->cycles[c];
     rc_u32vec *en = &w.entries[old_of[c]];
     /* header first (it is en->data[0]), the other entries by block id */
-    if (en->len > 2) qsort(en->data + 1, en->len - 1, sizeof *en->data, cmp_u32);
+    if (en->len > 2) qsort(en->data + 1, en->len - 1, sizeof *en->data, rc_cmp_u32);
     cy->entries = ent;
     cy->nentries = en->len;
     memcpy(ent, en->data, en->len * sizeof *ent);

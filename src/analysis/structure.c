@@ -53,11 +53,6 @@ static uint8_t *reachable_blocks(const rc_cfg *g) {
   return reach;
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* ---- reducible ------------------------------------------------------------------------------------ */
 
 bool rc_is_reducible(const rc_cfg *g, rc_u32vec *where) {
@@ -71,7 +66,7 @@ bool rc_is_reducible(const rc_cfg *g, rc_u32vec *where) {
     for (uint32_t i = 0; i < ci.cycles[c].nentries; i++) rc_vec_push(&found, ci.cycles[c].entries[i]);
   }
   if (where && found.len) {
-    qsort(found.data, found.len, sizeof *found.data, cmp_u32);
+    qsort(found.data, found.len, sizeof *found.data, rc_cmp_u32);
     for (uint32_t i = 0; i < found.len; i++)
       if (i == 0 || found.data[i] != found.data[i - 1]) rc_vec_push(where, found.data[i]);
   }
@@ -268,7 +263,7 @@ bool rc_is_structured(const rc_cfg *g, const rc_domtree *dom, const rc_domtree *
     if (f.succ[b].len >= 2) rc_vec_push(&found, f.tail[b]);
   }
   if (where && groups > 1 && found.len) {
-    qsort(found.data, found.len, sizeof *found.data, cmp_u32);
+    qsort(found.data, found.len, sizeof *found.data, rc_cmp_u32);
     for (uint32_t i = 0; i < found.len; i++) rc_vec_push(where, found.data[i]);
   }
   rc_vec_free(&found);

@@ -71,6 +71,11 @@ void *rc_xmalloc(size_t size) {
   return p;
 }
 
+int rc_cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 void *rc_xcalloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size ? size : 1);
   if (!p) out_of_memory(n * size);

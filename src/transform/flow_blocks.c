@@ -17,8 +17,15 @@ static rc_value *not_of(reconv *r, rc_block *blk, rc_value *c) {
 
 /* Did flow node `flow` pass its flows for `target` on to its remainder? Only then can flows for
  * target arrive from it (a flow node is rerouted at most once, with all its open targets). */
-static bool forwards(reconv *r, uint32_t flow, uint32_t target) {
-  return rc_u64map_get(&r->forwarded, memo_key(flow, target)) != NULL;
+static bool forwards(const reconv *r, uint32_t flow, uint32_t target) {
+  const rc_u32vec *fw = &r->flows.data[flow].forwarded;
+  uint32_t lo = 0, hi = fw->len;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (fw->data[mid] < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < fw->len && fw->data[lo] == target;
 }
 
 static rc_value *memo_get(reconv *r, uint32_t flow, uint32_t target) {
@@ -41,6 +48,7 @@ rc_value *reconv_flow_cond(reconv *r, uint32_t fi, uint32_t target) {
   rc_value *have = memo_get(r, fi, target);
   if (have) return have;
   rc_u32vec stack = {0};
+  RC_VEC(rc_value *) vals = {0};
   rc_vec_push(&stack, fi);
   while (stack.len) {
     uint32_t cur = stack.data[stack.len - 1];
@@ -49,30 +57,34 @@ rc_value *reconv_flow_cond(reconv *r, uint32_t fi, uint32_t target) {
       stack.len--;
       continue;
     }
+    /* the conditions of the flow predecessors, or the ones still to be built first */
     bool ready = true;
-    for (uint32_t p = 0; p < f->preds.len; p++)
-      if (f->preds.data[p].kind == FP_FLOW && forwards(r, f->preds.data[p].flow, target) &&
-          !memo_get(r, f->preds.data[p].flow, target)) {
-        rc_vec_push(&stack, f->preds.data[p].flow);
+    vals.len = 0;
+    for (uint32_t p = 0; p < f->preds.len; p++) {
+      flow_pred *fp = &f->preds.data[p];
+      rc_value *v = NULL;
+      if (fp->kind == FP_FLOW && forwards(r, fp->flow, target) && !(v = memo_get(r, fp->flow, target))) {
+        rc_vec_push(&stack, fp->flow);
         ready = false;
       }
+      rc_vec_push(&vals, v);
+    }
     if (!ready) continue;
     f = &r->flows.data[cur];
-    RC_VEC(rc_value *) vals = {0};
     bool all_same_const = true;
     int64_t first_const = -1;
     for (uint32_t p = 0; p < f->preds.len; p++) {
       flow_pred *fp = &f->preds.data[p];
-      rc_value *v;
+      rc_value *v = vals.data[p];
       if (fp->kind == FP_TARGET)
         v = rc_const_bool(r->k, fp->t1 == target);
       else if (fp->kind == FP_COND)
         v = fp->t1 == target ? fp->cond
             : fp->t2 == target ? not_of(r, fp->block, fp->cond)
                                : rc_const_bool(r->k, false);
-      else
-        v = forwards(r, fp->flow, target) ? memo_get(r, fp->flow, target) : rc_const_bool(r->k, false);
-      rc_vec_push(&vals, v);
+      else if (!v)
+        v = rc_const_bool(r->k, false);
+      vals.data[p] = v;
       if (v->kind != RC_V_CONST) all_same_const = false;
       else if (first_const < 0) first_const = rc_const_ival(v);
       else if (rc_const_ival(v) != first_const) all_same_const = false;
@@ -88,10 +100,10 @@ rc_value *reconv_flow_cond(reconv *r, uint32_t fi, uint32_t target) {
       for (uint32_t p = 0; p < f->preds.len; p++) rc_phi_add_incoming(phi, vals.data[p], f->preds.data[p].block);
       result = &phi->v;
     }
-    rc_vec_free(&vals);
     rc_u64map_put(&r->cond_memo, memo_key(cur, target), result);
     stack.len--;
   }
+  rc_vec_free(&vals);
   rc_vec_free(&stack);
   return memo_get(r, fi, target);
 }
@@ -173,6 +185,7 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
   uint32_t t = phi->parent->id;
   rc_type ty = (rc_type)phi->v.type;
   rc_u32vec stack = {0};
+  RC_VEC(rc_value *) vals = {0};
   rc_vec_push(&stack, fi);
   while (stack.len) {
     uint32_t cur = stack.data[stack.len - 1];
@@ -180,26 +193,29 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
       stack.len--;
       continue;
     }
+    /* each predecessor's value, or the flow node still to be done first */
     flow_node *f = &r->flows.data[cur];
     bool ready = true;
-    for (uint32_t p = 0; p < f->preds.len; p++)
-      if (f->preds.data[p].kind == FP_FLOW && forwards(r, f->preds.data[p].flow, t) &&
-          !value_memo_get(r, f->preds.data[p].flow, phi)) {
-        rc_vec_push(&stack, f->preds.data[p].flow);
-        ready = false;
-      }
-    if (!ready) continue;
-    f = &r->flows.data[cur];
-    RC_VEC(rc_value *) vals = {0};
-    rc_value *same = NULL;
-    bool differ = false;
+    vals.len = 0;
     for (uint32_t p = 0; p < f->preds.len; p++) {
       flow_pred *fp = &f->preds.data[p];
       rc_value *v = NULL;
-      if (fp->kind == FP_FLOW) v = forwards(r, fp->flow, t) ? value_memo_get(r, fp->flow, phi) : NULL;
-      else if (fp->t1 == t || (fp->kind == FP_COND && fp->t2 == t)) v = rc_phi_value_for(phi, fp->src);
-      if (!v) v = rc_undef(r->k, ty);
-      rc_vec_push(&vals, v);
+      if (fp->kind == FP_FLOW) {
+        if (forwards(r, fp->flow, t) && !(v = value_memo_get(r, fp->flow, phi))) {
+          rc_vec_push(&stack, fp->flow);
+          ready = false;
+        }
+      } else if (fp->t1 == t || (fp->kind == FP_COND && fp->t2 == t)) {
+        v = rc_phi_value_for(phi, fp->src);
+      }
+      rc_vec_push(&vals, v ? v : rc_undef(r->k, ty));
+    }
+    if (!ready) continue;
+    f = &r->flows.data[cur];
+    rc_value *same = NULL;
+    bool differ = false;
+    for (uint32_t p = 0; p < vals.len; p++) {
+      rc_value *v = vals.data[p];
       if (v->kind == RC_V_UNDEF) continue;
       if (!same) same = v;
       else if (same != v) differ = true;
@@ -213,10 +229,10 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
     } else {
       result = merge_value_phi(r, cur, ty, vals.data);
     }
-    rc_vec_free(&vals);
     rc_u64map_put(&r->value_memo, memo_key(cur, phi->v.id), result);
     stack.len--;
   }
+  rc_vec_free(&vals);
   rc_vec_free(&stack);
   return value_memo_get(r, fi, phi);
 }

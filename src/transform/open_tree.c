@@ -334,11 +334,10 @@ static uint32_t reroute(reconv *r) {
       flow_node *f = &r->flows.data[x->flow];
       flow_pred fp = {f->block, NULL, FP_FLOW, RC_NONE, RC_NONE, NULL, x->flow};
       rc_vec_push(&r->flows.data[fi].preds, fp);
-      for (uint32_t t = 0; t < f->open.len; t++) {
-        add_flow_target(r, fi, f->open.data[t]);
-        rc_u64map_put(&r->forwarded, memo_key(x->flow, f->open.data[t]), (void *)1);
-      }
+      for (uint32_t t = 0; t < f->open.len; t++) add_flow_target(r, fi, f->open.data[t]);
       f = &r->flows.data[x->flow];
+      for (uint32_t t = 0; t < f->open.len; t++) rc_vec_push(&f->forwarded, f->open.data[t]);
+      qsort(f->forwarded.data, f->forwarded.len, sizeof *f->forwarded.data, rc_cmp_u32);
       f->open.len = 0;
       f->remainder = xb->id;
       continue;

@@ -313,10 +313,10 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
     rc_vec_free(&f->open);
     rc_vec_free(&f->closed);
     rc_vec_free(&f->value_phis);
+    rc_vec_free(&f->forwarded);
   }
   rc_u64map_free(&r.cond_memo);
   rc_u64map_free(&r.value_memo);
-  rc_u64map_free(&r.forwarded);
   rc_vec_free(&r.flows);
   for (uint32_t i = 0; i < r.flow_in.len; i++) rc_vec_free(&r.flow_in.data[i]);
   rc_vec_free(&r.flow_in);
