@@ -17,7 +17,7 @@ static rc_value *not_of(reconv *r, rc_block *blk, rc_value *c) {
 
 /* Did flow node `flow` pass its flows for `target` on to its remainder? Only then can flows for
  * target arrive from it (a flow node is rerouted at most once, with all its open targets). */
-static bool forwards(const reconv *r, uint32_t flow, uint32_t target) {
+static uint32_t forwarded_index(const reconv *r, uint32_t flow, uint32_t target) {
   const rc_u32vec *fw = &r->flows.data[flow].forwarded;
   uint32_t lo = 0, hi = fw->len;
   while (lo < hi) {
@@ -25,11 +25,29 @@ static bool forwards(const reconv *r, uint32_t flow, uint32_t target) {
     if (fw->data[mid] < target) lo = mid + 1;
     else hi = mid;
   }
-  return lo < fw->len && fw->data[lo] == target;
+  return lo < fw->len && fw->data[lo] == target ? lo : RC_NONE;
+}
+
+static bool forwards(const reconv *r, uint32_t flow, uint32_t target) {
+  return forwarded_index(r, flow, target) != RC_NONE;
+}
+
+/* The memoised condition of (flow, target): next to the flow's forwarded targets when it forwards
+ * target (all requests but the first of a chain), in the kernel-wide map otherwise. */
+static rc_value **memo_slot(reconv *r, uint32_t flow, uint32_t target) {
+  uint32_t i = forwarded_index(r, flow, target);
+  return i != RC_NONE ? &r->flows.data[flow].forwarded_cond[i] : NULL;
 }
 
 static rc_value *memo_get(reconv *r, uint32_t flow, uint32_t target) {
-  return rc_u64map_get(&r->cond_memo, memo_key(flow, target));
+  rc_value **slot = memo_slot(r, flow, target);
+  return slot ? *slot : rc_u64map_get(&r->cond_memo, memo_key(flow, target));
+}
+
+static void memo_put(reconv *r, uint32_t flow, uint32_t target, rc_value *v) {
+  rc_value **slot = memo_slot(r, flow, target);
+  if (slot) *slot = v;
+  else rc_u64map_put(&r->cond_memo, memo_key(flow, target), v);
 }
 
 /* A new phi in a flow block, after the ones it already has (flow blocks hold only phis until their
@@ -62,8 +80,8 @@ rc_value *reconv_flow_cond(reconv *r, uint32_t fi, uint32_t target) {
     vals.len = 0;
     for (uint32_t p = 0; p < f->preds.len; p++) {
       flow_pred *fp = &f->preds.data[p];
-      rc_value *v = NULL;
-      if (fp->kind == FP_FLOW && forwards(r, fp->flow, target) && !(v = memo_get(r, fp->flow, target))) {
+      rc_value *v = NULL, **slot = fp->kind == FP_FLOW ? memo_slot(r, fp->flow, target) : NULL;
+      if (slot && !(v = *slot)) {
         rc_vec_push(&stack, fp->flow);
         ready = false;
       }
@@ -100,7 +118,7 @@ rc_value *reconv_flow_cond(reconv *r, uint32_t fi, uint32_t target) {
       for (uint32_t p = 0; p < f->preds.len; p++) rc_phi_add_incoming(phi, vals.data[p], f->preds.data[p].block);
       result = &phi->v;
     }
-    rc_u64map_put(&r->cond_memo, memo_key(cur, target), result);
+    memo_put(r, cur, target, result);
     stack.len--;
   }
   rc_vec_free(&vals);
@@ -111,6 +129,10 @@ rc_value *reconv_flow_cond(reconv *r, uint32_t fi, uint32_t target) {
 /* ---- materialising flow blocks ------------------------------------------------- */
 
 int reconv_materialize_flows(reconv *r) {
+  for (uint32_t fi = 0; fi < r->flows.len; fi++) { /* the forwarded targets are final now */
+    flow_node *f = &r->flows.data[fi];
+    f->forwarded_cond = rc_xcalloc(f->forwarded.len ? f->forwarded.len : 1, sizeof *f->forwarded_cond);
+  }
   for (uint32_t fi = 0; fi < r->flows.len; fi++) {
     flow_node *f = &r->flows.data[fi];
     uint32_t succ[3], nsucc = 0;

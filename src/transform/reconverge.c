@@ -314,6 +314,7 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
     rc_vec_free(&f->closed);
     rc_vec_free(&f->value_phis);
     rc_vec_free(&f->forwarded);
+    free(f->forwarded_cond);
   }
   rc_u64map_free(&r.cond_memo);
   rc_u64map_free(&r.value_memo);

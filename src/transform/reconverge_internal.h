@@ -30,6 +30,7 @@ typedef struct flow_node {
   rc_u32vec closed;   /* closed targets, in closing order */
   uint32_t remainder; /* block id of the flow block the open targets went to, or RC_NONE */
   rc_u32vec forwarded; /* those targets, sorted (binary search; kept per flow node for locality) */
+  rc_value **forwarded_cond; /* per forwarded target: its flow condition here, once built */
   rc_instr *last_phi;  /* phis are added after this one (keeps insertion O(1)) */
   RC_VEC(rc_instr *) value_phis; /* phis carrying values of target phis (flow_value) */
 } flow_node;
@@ -53,7 +54,8 @@ typedef struct reconv {
   otn root;
   RC_VEC(flow_node) flows;
   RC_VEC(rc_u32vec) flow_in; /* per block id: flow nodes that had it as a target */
-  rc_u64map cond_memo;  /* (flow << 32 | target) -> i1 value true for flows that want target */
+  rc_u64map cond_memo;  /* (flow << 32 | target) -> i1 value true for flows that want target, for
+                           the targets a flow does not forward (those are in forwarded_cond) */
   rc_u64map value_memo; /* (flow << 32 | phi value id) -> value the phi gets through the flow */
   uint32_t visits, stamp;
   uint32_t current;   /* block being processed (layout anchor for new blocks) */
