@@ -15,8 +15,9 @@ static rc_value *not_of(reconv *r, rc_block *blk, rc_value *c) {
   return x->not_cond;
 }
 
-/* Did flow node `flow` pass its flows for `target` on to its remainder? Only then can flows for
- * target arrive from it (a flow node is rerouted at most once, with all its open targets). */
+/* Where `target` is among the targets flow node `flow` passed on to its remainder, or RC_NONE. Only
+ * for those can flows arrive from it (a flow node is rerouted at most once, with all its open
+ * targets). */
 static uint32_t forwarded_index(const reconv *r, uint32_t flow, uint32_t target) {
   const rc_u32vec *fw = &r->flows.data[flow].forwarded;
   uint32_t lo = 0, hi = fw->len;
