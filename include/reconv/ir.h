@@ -85,7 +85,8 @@ const char *rc_opcode_name(rc_opcode op);
 int rc_opcode_lookup(const char *s, size_t n);
 int rc_type_lookup(const char *s, size_t n);                  /* includes void and mask */
 int rc_cmp_lookup(const char *s, size_t n, bool is_float);
-bool rc_opcode_is_terminator(rc_opcode op);
+/* Inline: every CFG walk asks this of every block's last instruction. */
+static inline bool rc_opcode_is_terminator(rc_opcode op) { return op >= RC_OP_BR && op <= RC_OP_BREXECZ; }
 bool rc_opcode_is_int_binop(rc_opcode op);
 bool rc_opcode_is_float_binop(rc_opcode op);
 bool rc_opcode_is_cast(rc_opcode op);
@@ -308,7 +309,10 @@ void rc_block_remove(rc_block *b);
 /* Remove every block with dead[id] set in one pass (O(blocks)); same conditions. */
 void rc_kernel_remove_blocks(rc_kernel *k, const bool *dead);
 
-rc_instr *rc_block_term(const rc_block *b);        /* last instruction if a terminator, else NULL */
+/* last instruction if a terminator, else NULL (inline, as rc_opcode_is_terminator) */
+static inline rc_instr *rc_block_term(const rc_block *b) {
+  return b->last && rc_opcode_is_terminator((rc_opcode)b->last->op) ? b->last : NULL;
+}
 uint32_t rc_block_nsuccs(const rc_block *b);
 rc_block *rc_block_succ(const rc_block *b, uint32_t i);
 rc_instr *rc_block_first_nonphi(const rc_block *b);

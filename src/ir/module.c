@@ -239,10 +239,6 @@ static void pred_remove(rc_block *s, rc_block *p) {
   assert(!"edge missing from predecessor list");
 }
 
-rc_instr *rc_block_term(const rc_block *b) {
-  return b->last && rc_opcode_is_terminator((rc_opcode)b->last->op) ? b->last : NULL;
-}
-
 uint32_t rc_block_nsuccs(const rc_block *b) {
   rc_instr *t = rc_block_term(b);
   return t ? t->ntargets : 0;

@@ -78,10 +78,6 @@ int rc_type_lookup(const char *s, size_t n) {
   return -1;
 }
 
-bool rc_opcode_is_terminator(rc_opcode op) {
-  return op >= RC_OP_BR && op <= RC_OP_BREXECZ;
-}
-
 bool rc_opcode_is_int_binop(rc_opcode op) {
   return op >= RC_OP_ADD && op <= RC_OP_ASHR;
 }
