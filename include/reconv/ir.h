@@ -22,7 +22,16 @@
 extern "C" {
 #endif
 
-/* ---- types ----------------------------------------------------------------------------------- */
+/* ---- types -----------------------------------------------------------------------------------
+ * A type is a 16-bit number (docs/ir.md, "Types"):
+ * - the basic types of hand-written kernels: void, i1, i8, i16, i32, i64, f32, f64, ptr (address
+ *   space 0), mask (wave level), and f16;
+ * - integers of any other width N (2..128): RC_TYPE_INT_BASE + N, and pointers into address space
+ *   A (1..255): RC_TYPE_PTR_BASE + A. These are scalars; their width needs no module;
+ * - composite types (vectors, arrays, structs) and types reconv only carries (LLVM's label, token,
+ *   metadata, x86_fp80 ...): RC_TYPE_AGG_BASE + an index into the module's type table.
+ * Equal types are equal numbers within a module: the constructors below intern them. What comes from
+ * LLVM keeps LLVM's types this way; the simulators run scalars only (rc_legalize splits the rest). */
 
 typedef enum rc_type {
   RC_VOID,
@@ -33,16 +42,84 @@ typedef enum rc_type {
   RC_I64,
   RC_F32,
   RC_F64,
-  RC_PTR,  /* 64-bit address into the simulated flat memory */
+  RC_PTR,  /* 64-bit address into the simulated flat memory (address space 0) */
   RC_MASK, /* wave level only: one bit per lane of a wave (up to 64 lanes) */
-  RC_TYPE_COUNT
+  RC_F16,  /* IEEE binary16 */
+  RC_TYPE_COUNT, /* the basic types */
+  RC_TYPE_INT_BASE = 0x100, /* + N: iN for N in 2..128, other than 8, 16, 32, 64 */
+  RC_TYPE_PTR_BASE = 0x200, /* + A: pointer into address space A, 1..255 */
+  RC_TYPE_AGG_BASE = 0x400, /* + i: the module's type table, entry i */
+  RC_TYPE_MAX = 0xffff
 } rc_type;
 
-const char *rc_type_name(rc_type t);
-bool rc_type_is_int(rc_type t);   /* i1 .. i64 */
-bool rc_type_is_float(rc_type t); /* f32, f64 */
-unsigned rc_type_bits(rc_type t); /* i1 = 1, ptr = 64, mask = 64, void = 0 */
-unsigned rc_type_size(rc_type t); /* bytes in memory: i1 = 1 */
+/* Module-free facts about scalar types (basic, iN, pointers); composites answer 0 / false. */
+const char *rc_type_name(rc_type t); /* basic types only ("?" otherwise); see rc_type_str */
+bool rc_type_is_int(rc_type t);      /* i1 .. i128 */
+bool rc_type_is_float(rc_type t);    /* f16, f32, f64 */
+bool rc_type_is_ptr(rc_type t);      /* ptr, ptr addrspace(A) */
+unsigned rc_type_bits(rc_type t);    /* i1 = 1, iN = N, f16 = 16, ptr = 64, mask = 64, void = 0 */
+unsigned rc_type_size(rc_type t);    /* bytes in memory (store size): i1 = 1, i33 = 5 */
+unsigned rc_type_addrspace(rc_type t); /* pointers: the address space; others 0 */
+static inline bool rc_type_is_composite(rc_type t) { return t >= RC_TYPE_AGG_BASE; }
+static inline bool rc_type_is_scalar(rc_type t) { return t != RC_VOID && t < RC_TYPE_AGG_BASE; }
+
+typedef enum rc_type_kind { RC_TK_VECTOR, RC_TK_ARRAY, RC_TK_STRUCT, RC_TK_OTHER } rc_type_kind;
+
+/* An entry of the module's type table. Layout (offsets, size, alignment) follows the rules of
+ * docs/ir.md ("Types": natural alignment, vectors aligned to their size rounded up to a power of
+ * two) unless the type was made with an explicit layout (an LLVM data layout). */
+typedef struct rc_typeinfo {
+  uint8_t kind;        /* rc_type_kind */
+  bool packed;         /* struct without padding */
+  uint32_t count;      /* vector and array length, struct field count */
+  rc_type elem;        /* vector and array element type */
+  rc_type *fields;     /* struct field types */
+  uint64_t *offsets;   /* struct field byte offsets */
+  uint64_t size;       /* allocation size in bytes (a multiple of align) */
+  uint32_t align;      /* ABI alignment in bytes */
+  const char *name;    /* the printed form: "<4 x f32>", "[8 x i32]", "{i32, f32}", "opaque \"token\"" */
+} rc_typeinfo;
+
+typedef struct rc_module rc_module;
+
+/* Constructors: the type's number in module m (interned; the basic types for the basic widths).
+ * They return RC_VOID for a type reconv cannot represent (an integer wider than 128 bits, an
+ * address space above 255, a vector or array element that is not a value type, more than 65,000
+ * composite types in one module). */
+rc_type rc_type_int(rc_module *m, unsigned bits);
+rc_type rc_type_ptr(rc_module *m, unsigned addrspace);
+rc_type rc_type_vector(rc_module *m, rc_type elem, uint32_t n);
+rc_type rc_type_array(rc_module *m, rc_type elem, uint64_t n);
+rc_type rc_type_struct(rc_module *m, const rc_type *fields, uint32_t n, bool packed);
+/* A struct with the given layout (from an LLVM data layout); the natural one when it agrees. */
+rc_type rc_type_struct_layout(rc_module *m, const rc_type *fields, uint32_t n, bool packed,
+                              const uint64_t *offsets, uint64_t size, uint32_t align);
+/* A type reconv carries but does not interpret, named by its LLVM spelling. */
+rc_type rc_type_other(rc_module *m, const char *spelling);
+const rc_typeinfo *rc_type_info(const rc_module *m, rc_type t); /* NULL for scalars and void */
+/* The printed form of any type of m ("i33", "ptr addrspace(3)", "<4 x f32>"). */
+const char *rc_type_str(const rc_module *m, rc_type t);
+uint64_t rc_type_store_size(const rc_module *m, rc_type t); /* bytes a load or store touches */
+uint64_t rc_type_alloc_size(const rc_module *m, rc_type t); /* bytes between array elements */
+uint32_t rc_type_align(const rc_module *m, rc_type t);
+/* Vectors, arrays, structs: number of elements or fields, the type and byte offset of one. */
+uint32_t rc_type_count(const rc_module *m, rc_type t);
+rc_type rc_type_elem(const rc_module *m, rc_type t, uint32_t i);
+uint64_t rc_type_offset(const rc_module *m, rc_type t, uint32_t i);
+bool rc_type_is_vector(const rc_module *m, rc_type t);
+/* The element type of a vector, the type itself otherwise (element-wise operations). */
+rc_type rc_type_scalar_of(const rc_module *m, rc_type t);
+/* A vector of n elements of type elem when `like` is a vector, elem otherwise (the result type of
+ * an element-wise comparison or cast). */
+rc_type rc_type_like(rc_module *m, rc_type like, rc_type elem);
+/* Can values of this type exist (not void, not an RC_TK_OTHER type)? */
+bool rc_type_is_value(const rc_module *m, rc_type t);
+/* The number in module `into` of type t of module `from` (made there when new). */
+rc_type rc_type_translate(rc_module *into, const rc_module *from, rc_type t);
+/* IEEE binary16: the bits of the half nearest to v (ties to even), their value, and both. */
+uint16_t rc_f16_from_double(double v);
+double rc_f16_to_double(uint16_t h);
+double rc_round_f16(double v);
 
 /* ---- opcodes --------------------------------------------------------------------------------- */
 
@@ -55,15 +132,29 @@ typedef enum rc_opcode {
   RC_OP_FADD, RC_OP_FSUB, RC_OP_FMUL, RC_OP_FDIV, RC_OP_FREM, RC_OP_FNEG,
   /* comparisons (pred = rc_cmp) and select */
   RC_OP_ICMP, RC_OP_FCMP, RC_OP_SELECT,
-  /* casts: type = destination type, ops[0] = source */
+  /* casts: type = destination type, ops[0] = source (element-wise on vectors) */
   RC_OP_TRUNC, RC_OP_ZEXT, RC_OP_SEXT, RC_OP_FPTRUNC, RC_OP_FPEXT, RC_OP_FPTOSI, RC_OP_FPTOUI,
-  RC_OP_SITOFP, RC_OP_UITOFP, RC_OP_PTRTOINT, RC_OP_INTTOPTR, RC_OP_BITCAST,
+  RC_OP_SITOFP, RC_OP_UITOFP, RC_OP_PTRTOINT, RC_OP_INTTOPTR, RC_OP_BITCAST, RC_OP_ADDRSPACECAST,
   /* memory: load (type = loaded type, ops[0] = ptr), store (ops[0] = value, ops[1] = ptr),
-   * gep (ptr = ops[0] + sext(ops[1]) * imm), alloca (private, imm bytes),
-   * localmem (work-group shared, imm bytes, same address for every thread of a group) */
+   * gep (ptr = ops[0] + sum of sext(ops[j]) * cases[j-1] for j >= 1, + imm),
+   * alloca (private, imm bytes), localmem (work-group shared, imm bytes, same address for every
+   * thread of a group) */
   RC_OP_LOAD, RC_OP_STORE, RC_OP_GEP, RC_OP_ALLOCA, RC_OP_LOCALMEM,
   /* call of a builtin (pred = rc_builtin), phi (targets[i] is the block of ops[i]) */
   RC_OP_CALL, RC_OP_PHI,
+  /* values of LLVM's first-class types: freeze (ops[0] itself; undef reads as 0 anyway),
+   * extractelement (vector ops[0], index ops[1]), insertelement (ops[0], element ops[1], index
+   * ops[2]), shufflevector (ops[0], ops[1]; cases[0..imm) the mask, -1 = undef), extractvalue
+   * (aggregate ops[0]; cases[0..imm) the indices), insertvalue (ops[0], value ops[1]; indices as
+   * extractvalue) */
+  RC_OP_FREEZE, RC_OP_EXTRACTELT, RC_OP_INSERTELT, RC_OP_SHUFFLE, RC_OP_EXTRACTVAL, RC_OP_INSERTVAL,
+  /* call of a function of the module (callee), arguments ops[] */
+  RC_OP_CALLFN,
+  /* an instruction reconv carries but does not model (from LLVM): `text` says what it is; ops[]
+   * are the operands it reads (cases[i]: the LLVM operand number of ops[i]); iflags say whether it
+   * has effects (RC_IF_EFFECTS) and whether its result may differ between threads whose operands
+   * are equal (RC_IF_VARYING). The simulators refuse to run it. */
+  RC_OP_OPAQUE,
   /* wave level */
   RC_OP_BALLOT,  /* mask = lanes in exec for which the i1 ops[0] is true */
   RC_OP_EXEC,    /* mask = the current exec mask */
@@ -74,7 +165,7 @@ typedef enum rc_opcode {
   RC_OP_BR,      /* br cond, targets[0] (true), targets[1] (false) */
   RC_OP_JMP,     /* jmp targets[0] */
   RC_OP_SWITCH,  /* switch ops[0], default targets[0], case cases[i-1] -> targets[i] */
-  RC_OP_RET,
+  RC_OP_RET,     /* ret; in a function with a result, ret ops[0] */
   RC_OP_UNREACHABLE,
   RC_OP_BREXECZ, /* wave level: if exec is empty goto targets[0] else targets[1] */
   RC_OP_COUNT
@@ -155,7 +246,13 @@ int rc_builtin_lookup(const char *name); /* -1 when unknown */
 
 /* ---- values --------------------------------------------------------------------------------- */
 
-typedef enum rc_value_kind { RC_V_INSTR, RC_V_PARAM, RC_V_CONST, RC_V_UNDEF } rc_value_kind;
+typedef enum rc_value_kind {
+  RC_V_INSTR,
+  RC_V_PARAM,
+  RC_V_CONST,
+  RC_V_UNDEF,
+  RC_V_GLOBAL, /* the address of a module-level variable (rc_global) */
+} rc_value_kind;
 
 typedef struct rc_module rc_module;
 typedef struct rc_kernel rc_kernel;
@@ -165,8 +262,8 @@ typedef struct rc_reg rc_reg;
 
 typedef struct rc_value {
   uint8_t kind;      /* rc_value_kind */
-  uint8_t type;      /* rc_type */
-  uint16_t vflags;
+  uint8_t vflags;
+  uint16_t type;     /* rc_type */
   uint32_t id;       /* slot: params 0..nparams-1, then instruction results; RC_NONE otherwise */
   const char *name;  /* NULL for unnamed values (the printer numbers them) and constants */
 } rc_value;
@@ -175,16 +272,29 @@ typedef struct rc_const {
   rc_value v;
   union {
     int64_t i; /* integers: truncated to the type's width and sign-extended; i1 is 0 or 1;
-                  masks and pointers: the raw 64 bits */
-    double f;  /* f32 constants hold a value exactly representable as float */
+                  masks and pointers: the raw 64 bits (integers wider than 64 bits: the value
+                  sign-extended from 64 bits) */
+    double f;  /* f32 (f16) constants hold a value exactly representable as f32 (f16) */
+    rc_value **elems; /* composite types: one constant per element or field; NULL: all zero */
   } u;
 } rc_const;
+
+/* A module-level variable (from LLVM: a global variable; OpenCL's __constant tables and __local
+ * arrays). Its value (v) is its address, of pointer type into its address space. */
+typedef struct rc_global {
+  rc_value v;          /* kind RC_V_GLOBAL; v.id = index in module->globals; v.name = its name */
+  rc_type vtype;       /* the type of what it holds */
+  bool is_const;       /* never written */
+  const uint8_t *init; /* initial bytes (rc_type_alloc_size(vtype) of them); NULL: all zero */
+  uint32_t origin;     /* LLVM path: index + 1 of the global in the origin module; 0: none */
+  uint32_t line, col;
+} rc_global;
 
 /* Wave-level registers: assignable storage with a type, scalar (one value per wave) or vector
  * (one per lane). Written with rset and read with rget. */
 struct rc_reg {
   const char *name;
-  uint8_t type;
+  uint16_t type;
   bool scalar;
   uint32_t id; /* dense per kernel */
 };
@@ -195,20 +305,35 @@ enum {
   RC_IF_UNIFORM = 1u << 0,   /* terminator annotated !uniform (user override) */
   RC_IF_DIVERGENT = 1u << 1, /* terminator annotated !divergent (user override) */
   RC_IF_SCALAR = 1u << 2,    /* wave level: executed once per wave on the scalar unit */
+  RC_IF_EFFECTS = 1u << 3,   /* opaque: reads or writes memory, or has other effects */
+  RC_IF_VARYING = 1u << 4,   /* opaque: the result may differ between threads with equal operands */
+  RC_IF_VIEW = 1u << 5,      /* LLVM path: computes a constant expression of the origin for
+                                reconv's view; the LLVM module keeps the expression itself */
 };
 
 struct rc_instr {
   rc_value v;        /* the result; v.type == RC_VOID for instructions without one */
   uint16_t op;       /* rc_opcode */
-  uint8_t pred;      /* rc_cmp for icmp/fcmp, rc_builtin for call */
+  uint16_t pred;     /* rc_cmp for icmp/fcmp, rc_builtin for call */
   uint8_t iflags;    /* RC_IF_* */
+  uint16_t origin_op; /* RC_IF_VIEW: the operand of instruction `origin` that holds the expression */
   uint32_t nops, opcap;
   rc_value **ops;
   uint32_t ntargets;
+  uint32_t origin;    /* LLVM path: index + 1 of the LLVM instruction this is (in its function's
+                         instruction order); 0: made by reconv */
   rc_block **targets; /* terminators: successors; phi: incoming block of ops[i] (ntargets==nops) */
-  int64_t *cases;     /* switch: cases[i] is the value leading to targets[i+1] */
-  int64_t imm;        /* gep scale, alloca/localmem size in bytes */
-  rc_reg *reg;        /* rget/rset */
+  int64_t *cases;     /* switch: cases[i] is the value leading to targets[i+1]; gep: the scales;
+                         shufflevector: the mask; extract/insertvalue: the indices; opaque: the
+                         LLVM operand number of each operand */
+  int64_t imm;        /* gep: constant byte offset; alloca/localmem: size in bytes; shufflevector,
+                         extract/insertvalue: length of cases (alloca: the result type says
+                         the address space) */
+  union {
+    rc_reg *reg;        /* rget/rset */
+    rc_kernel *callee;  /* callfn */
+    const char *text;   /* opaque: what it is, in LLVM's words (one line) */
+  } u;
   rc_block *parent;   /* NULL while detached */
   rc_instr *prev, *next;
   uint32_t line, col; /* source position (0 when built by a pass) */
@@ -233,14 +358,24 @@ struct rc_block {
                         twice); order is not meaningful */
   uint32_t npreds, predcap;
   uint32_t line, col;
+  uint32_t origin;   /* LLVM path: index + 1 of the LLVM block this is; 0: made by reconv */
 };
 
 typedef enum rc_level { RC_LEVEL_THREAD, RC_LEVEL_WAVE } rc_level;
 
+/* A kernel (an entry point, launched by a run specification) or a device function (called by
+ * callfn). Both are analysed and transformed alike. */
 struct rc_kernel {
   rc_module *mod;
   const char *name;
   rc_level level;
+  bool is_function;     /* a device function: callable, not launchable */
+  rc_type ret_type;     /* device functions: the result type (RC_VOID: none) */
+  uint32_t origin;      /* LLVM path: index + 1 of the function in the origin module; 0: none */
+  /* Device functions: per parameter, 1 when it may differ between the threads of a call (the
+   * module's uniformity fills it from the call sites); NULL: every parameter may. Kernels'
+   * parameters are uniform. */
+  uint8_t *param_divergent;
   rc_value **params;
   uint32_t nparams, paramcap;
   rc_block **blocks;
@@ -268,6 +403,17 @@ struct rc_module {
    * signatures, attributes and metadata (include/reconv/llvm.h). */
   const void *origin;
   size_t origin_size;
+  const char *triple;     /* LLVM path: the target triple of the origin (address-space meanings) */
+  /* types beyond the basic ones (rc_type_int ... rc_type_other) */
+  rc_typeinfo **types;
+  uint32_t ntypes, typecap;
+  rc_strmap type_index;   /* printed form -> index + 1 */
+  const char **int_names; /* by width, 129 entries (arena), made on first use */
+  const char **ptr_names; /* by address space, 256 entries (arena), made on first use */
+  /* module-level variables */
+  rc_global **globals;
+  uint32_t nglobals, globalcap;
+  rc_strmap global_names; /* name -> rc_global */
 };
 
 /* ---- module and kernel ------------------------------------------------------------------------ */
@@ -283,6 +429,13 @@ void rc_module_remove_kernel(rc_module *m, rc_kernel *k);
 rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name);
 
 rc_kernel *rc_kernel_new(rc_module *m, const char *name); /* NULL if the name is taken */
+/* A device function with result type ret (RC_VOID: none); NULL if the name is taken. */
+rc_kernel *rc_function_new(rc_module *m, const char *name, rc_type ret);
+/* A module-level variable holding a vtype in address space `addrspace`, zero-initialised unless
+ * init (rc_type_alloc_size(m, vtype) bytes, copied) is given; NULL if the name is taken. */
+rc_global *rc_global_new(rc_module *m, const char *name, rc_type vtype, unsigned addrspace,
+                         bool is_const, const void *init);
+rc_global *rc_module_find_global(const rc_module *m, const char *name);
 /* Parameters must be added before any instruction, so a parameter's id is its index. */
 rc_value *rc_kernel_add_param(rc_kernel *k, rc_type t, const char *name);
 rc_reg *rc_kernel_add_reg(rc_kernel *k, rc_type t, bool scalar, const char *name);
@@ -342,6 +495,10 @@ void rc_instr_insert_after_phis(rc_block *b, rc_instr *i);
 /* Unlink from its block. For a terminator, the preds of its targets are updated. */
 void rc_instr_detach(rc_instr *i);
 void rc_instr_set_op(rc_instr *i, uint32_t idx, rc_value *v);
+/* Give i the n values of `cases` (gep scales, shuffle masks, aggregate indices, opaque operand
+ * numbers; switch cases are made by rc_instr_new), copied into k's arena; imm becomes n for
+ * shufflevector and extract/insertvalue. */
+void rc_instr_set_cases(rc_kernel *k, rc_instr *i, const int64_t *cases, uint32_t n);
 /* Replace every use of `from` in the kernel by `to` (O(instructions)). */
 void rc_kernel_replace_uses(rc_kernel *k, rc_value *from, rc_value *to);
 
@@ -356,6 +513,12 @@ rc_value *rc_const_int(rc_kernel *k, rc_type t, int64_t value); /* ints, ptr, ma
 rc_value *rc_const_float(rc_kernel *k, rc_type t, double value);
 rc_value *rc_const_bool(rc_kernel *k, bool value);
 rc_value *rc_undef(rc_kernel *k, rc_type t);
+/* A constant of composite type t from one constant per element or field (copied). */
+rc_value *rc_const_composite(rc_kernel *k, rc_type t, rc_value *const *elems);
+/* The all-zero constant of any value type (composites: zeroinitializer). */
+rc_value *rc_const_zero(rc_kernel *k, rc_type t);
+/* Element i of a composite constant, or NULL when it is all zero (elems == NULL). */
+rc_value *rc_const_elem(const rc_value *v, uint32_t i);
 bool rc_value_is_const(const rc_value *v);
 int64_t rc_const_ival(const rc_value *v);
 double rc_const_fval(const rc_value *v);
@@ -400,6 +563,9 @@ rc_instr *rc_build_jmp(rc_builder *b, rc_block *t);
 rc_instr *rc_build_switch(rc_builder *b, rc_value *v, rc_block *dflt, const int64_t *cases,
                           rc_block *const *targets, uint32_t ncases);
 rc_instr *rc_build_ret(rc_builder *b);
+rc_instr *rc_build_ret_value(rc_builder *b, rc_value *v); /* functions with a result */
+rc_instr *rc_build_callfn(rc_builder *b, rc_kernel *callee, rc_value **args, uint32_t nargs,
+                          const char *name);
 rc_instr *rc_build_unreachable(rc_builder *b);
 /* wave level */
 rc_value *rc_build_ballot(rc_builder *b, rc_value *cond, const char *name);

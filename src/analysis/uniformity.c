@@ -284,7 +284,7 @@ static bool is_source(const rc_instr *i) {
   switch (i->op) {
   case RC_OP_CALL: return rc_builtin_get((rc_builtin)i->pred)->divergent_source;
   case RC_OP_ALLOCA: return true;
-  case RC_OP_RGET: return i->reg && !i->reg->scalar;
+  case RC_OP_RGET: return i->u.reg && !i->u.reg->scalar;
   default: return false;
   }
 }

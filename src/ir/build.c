@@ -47,8 +47,9 @@ rc_value *rc_build_unop(rc_builder *b, rc_opcode op, rc_value *x, const char *na
 }
 
 rc_value *rc_build_cmp(rc_builder *b, rc_cmp c, rc_value *x, rc_value *y, const char *name) {
-  rc_instr *i = make(b, rc_cmp_is_float(c) ? RC_OP_FCMP : RC_OP_ICMP, RC_I1, 2, 0, name);
-  i->pred = (uint8_t)c;
+  rc_type t = rc_type_like(b->k->mod, (rc_type)x->type, RC_I1); /* <N x i1> for vectors */
+  rc_instr *i = make(b, rc_cmp_is_float(c) ? RC_OP_FCMP : RC_OP_ICMP, t, 2, 0, name);
+  i->pred = (uint16_t)c;
   i->ops[0] = x;
   i->ops[1] = y;
   return &rc_build(b, i)->v;
@@ -83,10 +84,10 @@ rc_instr *rc_build_store(rc_builder *b, rc_value *v, rc_value *ptr) {
 
 rc_value *rc_build_gep(rc_builder *b, rc_value *base, rc_value *index, int64_t scale,
                        const char *name) {
-  rc_instr *i = make(b, RC_OP_GEP, RC_PTR, 2, 0, name);
+  rc_instr *i = make(b, RC_OP_GEP, (rc_type)base->type, 2, 0, name);
   i->ops[0] = base;
   i->ops[1] = index;
-  i->imm = scale;
+  rc_instr_set_cases(b->k, i, &scale, 1);
   return &rc_build(b, i)->v;
 }
 
@@ -105,7 +106,7 @@ rc_value *rc_build_localmem(rc_builder *b, int64_t bytes, const char *name) {
 rc_instr *rc_build_call(rc_builder *b, rc_builtin f, rc_type ret, rc_value **args, uint32_t nargs,
                         const char *name) {
   rc_instr *i = make(b, RC_OP_CALL, ret, nargs, 0, name);
-  i->pred = (uint8_t)f;
+  i->pred = (uint16_t)f;
   if (nargs) memcpy(i->ops, args, nargs * sizeof *args);
   return rc_build(b, i);
 }
@@ -136,6 +137,20 @@ rc_instr *rc_build_switch(rc_builder *b, rc_value *v, rc_block *dflt, const int6
   return rc_build(b, i);
 }
 
+rc_instr *rc_build_ret_value(rc_builder *b, rc_value *v) {
+  rc_instr *i = make(b, RC_OP_RET, RC_VOID, 1, 0, NULL);
+  i->ops[0] = v;
+  return rc_build(b, i);
+}
+
+rc_instr *rc_build_callfn(rc_builder *b, rc_kernel *callee, rc_value **args, uint32_t nargs,
+                          const char *name) {
+  rc_instr *i = make(b, RC_OP_CALLFN, callee->ret_type, nargs, 0, name);
+  i->u.callee = callee;
+  if (nargs) memcpy(i->ops, args, nargs * sizeof *args);
+  return rc_build(b, i);
+}
+
 rc_instr *rc_build_ret(rc_builder *b) {
   return rc_build(b, make(b, RC_OP_RET, RC_VOID, 0, 0, NULL));
 }
@@ -162,13 +177,13 @@ rc_instr *rc_build_setexec(rc_builder *b, rc_value *mask) {
 
 rc_value *rc_build_rget(rc_builder *b, rc_reg *r, const char *name) {
   rc_instr *i = make(b, RC_OP_RGET, (rc_type)r->type, 0, 0, name);
-  i->reg = r;
+  i->u.reg = r;
   return &rc_build(b, i)->v;
 }
 
 rc_instr *rc_build_rset(rc_builder *b, rc_reg *r, rc_value *v) {
   rc_instr *i = make(b, RC_OP_RSET, RC_VOID, 1, 0, NULL);
-  i->reg = r;
+  i->u.reg = r;
   i->ops[0] = v;
   return rc_build(b, i);
 }

@@ -284,6 +284,8 @@ tok_kind lex_next(lexer *lx) {
   case ':': advance(lx); return t->kind = TK_COLON;
   case '=': advance(lx); return t->kind = TK_EQUALS;
   case '!': advance(lx); return t->kind = TK_BANG;
+  case '<': advance(lx); return t->kind = TK_LANGLE;
+  case '>': advance(lx); return t->kind = TK_RANGLE;
   case '"': return lex_string(lx);
   case '%': return lex_name(lx, TK_LOCAL, true);
   case '@': return lex_name(lx, TK_GLOBAL, false);

@@ -16,7 +16,7 @@ typedef enum tok_kind {
   TK_FLOAT,
   TK_STRING,
   TK_LPAREN, TK_RPAREN, TK_LBRACE, TK_RBRACE, TK_LBRACKET, TK_RBRACKET,
-  TK_COMMA, TK_COLON, TK_EQUALS, TK_BANG,
+  TK_COMMA, TK_COLON, TK_EQUALS, TK_BANG, TK_LANGLE, TK_RANGLE,
   TK_ERROR   /* the lexer reported an error */
 } tok_kind;
 

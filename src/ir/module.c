@@ -35,6 +35,8 @@ void rc_module_free(rc_module *m) {
   if (!m) return;
   for (uint32_t i = 0; i < m->nkernels; i++) kernel_free_maps(m->kernels[i]);
   rc_strmap_free(&m->kernel_names);
+  rc_strmap_free(&m->type_index);
+  rc_strmap_free(&m->global_names);
   rc_arena_free(&m->arena);
   free(m);
 }
@@ -72,6 +74,46 @@ rc_kernel *rc_kernel_new(rc_module *m, const char *name) {
   return k;
 }
 
+rc_kernel *rc_function_new(rc_module *m, const char *name, rc_type ret) {
+  rc_kernel *k = rc_kernel_new(m, name);
+  if (!k) return NULL;
+  k->is_function = true;
+  k->ret_type = ret;
+  return k;
+}
+
+rc_global *rc_global_new(rc_module *m, const char *name, rc_type vtype, unsigned addrspace,
+                         bool is_const, const void *init) {
+  if (rc_module_find_global(m, name)) return NULL;
+  rc_type pt = rc_type_ptr(m, addrspace);
+  if (pt == RC_VOID) return NULL;
+  rc_global *g = rc_arena_alloc(&m->arena, sizeof *g);
+  g->v.kind = RC_V_GLOBAL;
+  g->v.type = (uint16_t)pt;
+  g->v.id = m->nglobals;
+  g->v.name = rc_arena_strdup(&m->arena, name);
+  g->vtype = vtype;
+  g->is_const = is_const;
+  uint64_t size = rc_type_alloc_size(m, vtype);
+  if (init && size) {
+    uint8_t *copy = rc_arena_alloc(&m->arena, size);
+    memcpy(copy, init, size);
+    g->init = copy;
+  }
+  if (m->nglobals == m->globalcap) {
+    uint32_t ncap = m->globalcap ? m->globalcap * 2 : 4;
+    m->globals = rc_arena_grow(&m->arena, m->globals, m->nglobals, ncap, sizeof *m->globals);
+    m->globalcap = ncap;
+  }
+  m->globals[m->nglobals++] = g;
+  rc_strmap_put(&m->global_names, g->v.name, g);
+  return g;
+}
+
+rc_global *rc_module_find_global(const rc_module *m, const char *name) {
+  return rc_strmap_get(&m->global_names, name);
+}
+
 static bool name_is_number(const char *s) {
   if (!*s) return false;
   for (; *s; s++)
@@ -99,7 +141,7 @@ rc_value *rc_kernel_add_param(rc_kernel *k, rc_type t, const char *name) {
   assert(k->nvalues == k->nparams && "parameters come before instructions");
   rc_value *v = rc_arena_alloc(&k->mod->arena, sizeof *v);
   v->kind = RC_V_PARAM;
-  v->type = (uint8_t)t;
+  v->type = (uint16_t)t;
   v->id = k->nvalues++;
   if (name && !rc_value_set_name(k, v, name)) return NULL;
   if (k->nparams == k->paramcap) {
@@ -114,7 +156,7 @@ rc_value *rc_kernel_add_param(rc_kernel *k, rc_type t, const char *name) {
 rc_reg *rc_kernel_add_reg(rc_kernel *k, rc_type t, bool scalar, const char *name) {
   if (name && rc_kernel_find_reg(k, name)) return NULL;
   rc_reg *r = rc_arena_alloc(&k->mod->arena, sizeof *r);
-  r->type = (uint8_t)t;
+  r->type = (uint16_t)t;
   r->scalar = scalar;
   r->id = k->nregs;
   if (name) {
@@ -325,7 +367,7 @@ rc_instr *rc_instr_new(rc_kernel *k, rc_opcode op, rc_type type, uint32_t nops, 
   rc_arena *a = &k->mod->arena;
   rc_instr *i = rc_arena_alloc(a, sizeof *i);
   i->v.kind = RC_V_INSTR;
-  i->v.type = (uint8_t)type;
+  i->v.type = (uint16_t)type;
   i->v.id = type != RC_VOID ? k->nvalues++ : RC_NONE;
   i->op = (uint16_t)op;
   i->nops = nops;
@@ -402,6 +444,12 @@ void rc_instr_set_op(rc_instr *i, uint32_t idx, rc_value *v) {
   i->ops[idx] = v;
 }
 
+void rc_instr_set_cases(rc_kernel *k, rc_instr *i, const int64_t *cases, uint32_t n) {
+  i->cases = n ? rc_arena_alloc(&k->mod->arena, n * sizeof *i->cases) : NULL;
+  if (n) memcpy(i->cases, cases, n * sizeof *i->cases);
+  if (i->op == RC_OP_SHUFFLE || i->op == RC_OP_EXTRACTVAL || i->op == RC_OP_INSERTVAL) i->imm = n;
+}
+
 void rc_term_set_target(rc_instr *term, uint32_t i, rc_block *target) {
   assert(i < term->ntargets);
   rc_block *old = term->targets[i];
@@ -434,14 +482,19 @@ int64_t rc_int_canon(rc_type t, int64_t value) {
   case RC_I8: return (int8_t)value;
   case RC_I16: return (int16_t)value;
   case RC_I32: return (int32_t)value;
-  default: return value;
+  default: {
+    unsigned bits = rc_type_bits(t);
+    if (!rc_type_is_int(t) || bits >= 64) return value;
+    unsigned sh = 64 - bits;
+    return (int64_t)((uint64_t)value << sh) >> sh;
+  }
   }
 }
 
 static rc_const *const_new(rc_kernel *k, rc_type t) {
   rc_const *c = rc_arena_alloc(&k->mod->arena, sizeof *c);
   c->v.kind = RC_V_CONST;
-  c->v.type = (uint8_t)t;
+  c->v.type = (uint16_t)t;
   c->v.id = RC_NONE;
   return c;
 }
@@ -454,7 +507,7 @@ rc_value *rc_const_int(rc_kernel *k, rc_type t, int64_t value) {
 
 rc_value *rc_const_float(rc_kernel *k, rc_type t, double value) {
   rc_const *c = const_new(k, t);
-  c->u.f = t == RC_F32 ? (double)(float)value : value;
+  c->u.f = t == RC_F32 ? (double)(float)value : t == RC_F16 ? rc_round_f16(value) : value;
   return &c->v;
 }
 
@@ -465,9 +518,28 @@ rc_value *rc_const_bool(rc_kernel *k, bool value) {
 rc_value *rc_undef(rc_kernel *k, rc_type t) {
   rc_value *v = rc_arena_alloc(&k->mod->arena, sizeof *v);
   v->kind = RC_V_UNDEF;
-  v->type = (uint8_t)t;
+  v->type = (uint16_t)t;
   v->id = RC_NONE;
   return v;
+}
+
+rc_value *rc_const_composite(rc_kernel *k, rc_type t, rc_value *const *elems) {
+  rc_const *c = const_new(k, t);
+  uint32_t n = rc_type_count(k->mod, t);
+  c->u.elems = rc_arena_alloc(&k->mod->arena, (n ? n : 1) * sizeof *c->u.elems);
+  memcpy(c->u.elems, elems, n * sizeof *elems);
+  return &c->v;
+}
+
+rc_value *rc_const_zero(rc_kernel *k, rc_type t) {
+  if (rc_type_is_float(t)) return rc_const_float(k, t, 0.0);
+  if (rc_type_is_composite(t)) return &const_new(k, t)->v; /* elems NULL: zeroinitializer */
+  return rc_const_int(k, t, 0);
+}
+
+rc_value *rc_const_elem(const rc_value *v, uint32_t i) {
+  const rc_const *c = (const rc_const *)v;
+  return c->u.elems ? c->u.elems[i] : NULL;
 }
 
 bool rc_value_is_const(const rc_value *v) {
@@ -538,6 +610,35 @@ static rc_block *clone_block(const rc_kernel *k, rc_kernel *nk, rc_block *b) {
   return b && b->parent == k && b->id < k->nblocks && k->blocks[b->id] == b ? nk->blocks[b->id] : b;
 }
 
+/* A global of k's module in module `into`: itself, or the one of the same name there (made as a
+ * copy when missing). */
+static rc_value *clone_global(rc_module *into, const rc_module *from, rc_value *v) {
+  if (into == from) return v;
+  const rc_global *g = (const rc_global *)v;
+  rc_global *ng = rc_module_find_global(into, g->v.name);
+  if (!ng) {
+    ng = rc_global_new(into, g->v.name, rc_type_translate(into, from, g->vtype),
+                       rc_type_addrspace((rc_type)g->v.type), g->is_const, g->init);
+    if (!ng) return v;
+    ng->origin = g->origin;
+  }
+  return &ng->v;
+}
+
+static rc_value *clone_const(const rc_kernel *k, rc_kernel *nk, rc_value *v) {
+  rc_type t = rc_type_translate(nk->mod, k->mod, (rc_type)v->type);
+  if (rc_type_is_float((rc_type)v->type)) return rc_const_float(nk, t, rc_const_fval(v));
+  if (!rc_type_is_composite((rc_type)v->type)) return rc_const_int(nk, t, rc_const_ival(v));
+  if (!((rc_const *)v)->u.elems) return rc_const_zero(nk, t);
+  /* composite constants nest as deep as their type, which the parser and importer bound */
+  uint32_t n = rc_type_count(k->mod, (rc_type)v->type);
+  rc_value **e = rc_xmalloc((n ? n : 1) * sizeof *e);
+  for (uint32_t i = 0; i < n; i++) e[i] = clone_const(k, nk, rc_const_elem(v, i));
+  rc_value *c = rc_const_composite(nk, t, e);
+  free(e);
+  return c;
+}
+
 static rc_value *clone_value(const rc_kernel *k, rc_kernel *nk, rc_value **map, rc_value *v) {
   if (!v) return NULL;
   switch (v->kind) {
@@ -548,10 +649,20 @@ static rc_value *clone_value(const rc_kernel *k, rc_kernel *nk, rc_value **map, 
   }
   case RC_V_PARAM:
     return v->id < k->nparams && k->params[v->id] == v ? map[v->id] : v;
-  case RC_V_CONST:
-    return rc_type_is_float((rc_type)v->type) ? rc_const_float(nk, (rc_type)v->type, rc_const_fval(v))
-                                              : rc_const_int(nk, (rc_type)v->type, rc_const_ival(v));
-  default: return rc_undef(nk, (rc_type)v->type);
+  case RC_V_CONST: return clone_const(k, nk, v);
+  case RC_V_GLOBAL: return clone_global(nk->mod, k->mod, v);
+  default: return rc_undef(nk, rc_type_translate(nk->mod, k->mod, (rc_type)v->type));
+  }
+}
+
+/* The number of entries of cases an instruction has (0 when it has none). */
+static uint32_t ncases_of(const rc_instr *i) {
+  switch ((rc_opcode)i->op) {
+  case RC_OP_SWITCH: return i->ntargets > 1 ? i->ntargets - 1 : 0;
+  case RC_OP_GEP: return i->nops > 1 ? i->nops - 1 : 0;
+  case RC_OP_SHUFFLE: case RC_OP_EXTRACTVAL: case RC_OP_INSERTVAL: return (uint32_t)i->imm;
+  case RC_OP_OPAQUE: return i->nops;
+  default: return 0;
   }
 }
 
@@ -559,24 +670,34 @@ rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name
   rc_kernel *nk = rc_kernel_new(into, name);
   if (!nk) return NULL;
   nk->level = k->level;
+  nk->is_function = k->is_function;
+  nk->ret_type = rc_type_translate(into, k->mod, k->ret_type);
+  nk->origin = k->origin;
+  if (k->param_divergent) {
+    nk->param_divergent = rc_arena_alloc(&into->arena, k->nparams ? k->nparams : 1);
+    memcpy(nk->param_divergent, k->param_divergent, k->nparams);
+  }
   if (k->run_spec) rc_kernel_set_run_spec(nk, k->run_spec);
   nk->line = k->line;
   nk->col = k->col;
   rc_value **map = rc_xcalloc(k->nvalues ? k->nvalues : 1, sizeof *map);
   for (uint32_t i = 0; i < k->nparams; i++)
-    map[k->params[i]->id] = rc_kernel_add_param(nk, (rc_type)k->params[i]->type, k->params[i]->name);
+    map[k->params[i]->id] = rc_kernel_add_param(nk, rc_type_translate(into, k->mod, (rc_type)k->params[i]->type),
+                                                k->params[i]->name);
   for (uint32_t i = 0; i < k->nregs; i++)
-    rc_kernel_add_reg(nk, (rc_type)k->regs[i]->type, k->regs[i]->scalar, k->regs[i]->name);
+    rc_kernel_add_reg(nk, rc_type_translate(into, k->mod, (rc_type)k->regs[i]->type), k->regs[i]->scalar,
+                      k->regs[i]->name);
   for (uint32_t b = 0; b < k->nblocks; b++) {
     rc_block *nb = rc_block_new(nk, k->blocks[b]->name);
     nb->bflags = k->blocks[b]->bflags;
     nb->line = k->blocks[b]->line;
     nb->col = k->blocks[b]->col;
+    nb->origin = k->blocks[b]->origin;
   }
   /* first create every instruction (operands may refer forward, e.g. through phis) */
   for (uint32_t b = 0; b < k->nblocks; b++) {
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
-      rc_instr *ni = rc_instr_new(nk, (rc_opcode)i->op, (rc_type)i->v.type,
+      rc_instr *ni = rc_instr_new(nk, (rc_opcode)i->op, rc_type_translate(into, k->mod, (rc_type)i->v.type),
                                   i->op == RC_OP_PHI ? 0 : i->nops,
                                   i->op == RC_OP_PHI ? 0 : i->ntargets);
       ni->pred = i->pred;
@@ -584,12 +705,22 @@ rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name
       ni->imm = i->imm;
       ni->line = i->line;
       ni->col = i->col;
-      if (i->reg)
-        ni->reg = i->reg->id < k->nregs && k->regs[i->reg->id] == i->reg ? nk->regs[i->reg->id] : i->reg;
+      ni->origin = i->origin;
+      ni->origin_op = i->origin_op;
+      if ((i->op == RC_OP_RGET || i->op == RC_OP_RSET) && i->u.reg)
+        ni->u.reg = i->u.reg->id < k->nregs && k->regs[i->u.reg->id] == i->u.reg ? nk->regs[i->u.reg->id]
+                                                                               : i->u.reg;
+      else if (i->op == RC_OP_CALLFN && i->u.callee)
+        ni->u.callee = into == k->mod ? i->u.callee : rc_module_find_kernel(into, i->u.callee->name);
+      else if (i->op == RC_OP_OPAQUE && i->u.text)
+        ni->u.text = rc_arena_strdup(&into->arena, i->u.text);
       if (i->v.name) rc_value_set_name(nk, &ni->v, i->v.name);
       if (i->v.id < k->nvalues) map[i->v.id] = &ni->v;
-      if (i->op == RC_OP_SWITCH && i->ntargets > 1 && i->cases)
-        memcpy(ni->cases, i->cases, (i->ntargets - 1) * sizeof *i->cases);
+      uint32_t nc = ncases_of(i);
+      if (i->op == RC_OP_SWITCH && nc && i->cases)
+        memcpy(ni->cases, i->cases, nc * sizeof *i->cases);
+      else if (nc && i->cases)
+        rc_instr_set_cases(nk, ni, i->cases, nc);
       /* targets of the kernel before attaching, so that their edges are added once; others
        * (invalid IR) after, so that cloning adds no edges to blocks outside the clone */
       if (i->op != RC_OP_PHI)

@@ -10,6 +10,7 @@
 
 typedef struct printer {
   rc_strbuf *out;
+  const rc_module *m;
   uint32_t *number; /* value id -> number for unnamed values */
   uint32_t nvalues; /* entries in number */
 } printer;
@@ -22,6 +23,7 @@ static const char *block_name(const rc_block *b) {
  * rounds that to float for f32, so the test does the same.) */
 static bool reads_back(const char *s, rc_type t, double f) {
   double back = strtod(s, NULL);
+  if (t == RC_F16) return rc_round_f16(back) == f;
   return t == RC_F32 ? (float)back == (float)f : back == f;
 }
 
@@ -57,6 +59,30 @@ static void print_float(rc_strbuf *out, rc_type t, double f) {
   if (!strpbrk(buf, ".eEn")) rc_sb_puts(out, ".0");
 }
 
+static const char *tname(const printer *p, rc_type t) {
+  return rc_type_str(p->m, t);
+}
+
+static void print_ref(const printer *p, const rc_value *v);
+
+/* A composite constant: <...>, [...], {...} or <{...}> around its elements (zeroinitializer when
+ * all zero). Nesting follows the type, which the parser and importer bound. */
+static void print_composite(const printer *p, const rc_value *v) {
+  const rc_typeinfo *ti = rc_type_info(p->m, (rc_type)v->type);
+  if (!ti || !((const rc_const *)v)->u.elems) {
+    rc_sb_puts(p->out, "zeroinitializer");
+    return;
+  }
+  const char *open = ti->kind == RC_TK_VECTOR ? "<" : ti->kind == RC_TK_ARRAY ? "[" : ti->packed ? "<{" : "{";
+  const char *close = ti->kind == RC_TK_VECTOR ? ">" : ti->kind == RC_TK_ARRAY ? "]" : ti->packed ? "}>" : "}";
+  rc_sb_puts(p->out, open);
+  for (uint32_t i = 0; i < ti->count; i++) {
+    if (i) rc_sb_puts(p->out, ", ");
+    print_ref(p, rc_const_elem(v, i));
+  }
+  rc_sb_puts(p->out, close);
+}
+
 static void print_ref(const printer *p, const rc_value *v) {
   rc_strbuf *out = p->out;
   if (!v) { /* only in broken IR, which the verifier prints in its messages */
@@ -64,14 +90,19 @@ static void print_ref(const printer *p, const rc_value *v) {
     return;
   }
   switch (v->kind) {
+  case RC_V_GLOBAL:
+    rc_sb_printf(out, "@%s", v->name ? v->name : "?");
+    return;
   case RC_V_CONST:
-    if (v->type == RC_I1)
+    if (rc_type_is_composite((rc_type)v->type))
+      print_composite(p, v);
+    else if (v->type == RC_I1)
       rc_sb_puts(out, rc_const_ival(v) ? "true" : "false");
     else if (rc_type_is_float((rc_type)v->type))
       print_float(out, (rc_type)v->type, rc_const_fval(v));
     else if (v->type == RC_MASK)
       rc_sb_printf(out, "0x%" PRIx64, (uint64_t)rc_const_ival(v));
-    else if (v->type == RC_PTR && rc_const_ival(v) == 0)
+    else if (rc_type_is_ptr((rc_type)v->type) && rc_const_ival(v) == 0)
       rc_sb_puts(out, "null");
     else
       rc_sb_printf(out, "%" PRId64, rc_const_ival(v));
@@ -90,14 +121,32 @@ static void print_ref(const printer *p, const rc_value *v) {
 }
 
 static void print_typed(const printer *p, const rc_value *v) {
-  rc_sb_printf(p->out, "%s ", v ? rc_type_name((rc_type)v->type) : "?");
+  rc_sb_printf(p->out, "%s ", v ? tname(p, (rc_type)v->type) : "?");
   print_ref(p, v);
 }
+
+/* An address: just the value for a ptr, typed for other address spaces. */
+static void print_address(const printer *p, const rc_value *v) {
+  if (v && v->type != RC_PTR) print_typed(p, v); else print_ref(p, v);
+}
+
+static void print_typed_list(const printer *p, const rc_instr *i) {
+  rc_sb_putc(p->out, '(');
+  for (uint32_t o = 0; o < i->nops; o++) {
+    if (o) rc_sb_puts(p->out, ", ");
+    print_typed(p, i->ops[o]);
+  }
+  rc_sb_putc(p->out, ')');
+}
+
+static void print_string_literal(rc_strbuf *out, const char *s);
 
 static void print_flags(const printer *p, const rc_instr *i) {
   if (i->iflags & RC_IF_UNIFORM) rc_sb_puts(p->out, " !uniform");
   if (i->iflags & RC_IF_DIVERGENT) rc_sb_puts(p->out, " !divergent");
   if (i->iflags & RC_IF_SCALAR) rc_sb_puts(p->out, " !scalar");
+  if (i->op == RC_OP_OPAQUE && (i->iflags & RC_IF_EFFECTS)) rc_sb_puts(p->out, " !effects");
+  if (i->op == RC_OP_OPAQUE && (i->iflags & RC_IF_VARYING)) rc_sb_puts(p->out, " !varying");
 }
 
 /* Target idx of a terminator, NULL when it has fewer (broken IR shown in a verifier message). */
@@ -108,7 +157,7 @@ static const rc_block *target(const rc_instr *i, uint32_t idx) {
 static void print_instr(const printer *p, const rc_instr *i) {
   rc_strbuf *out = p->out;
   rc_opcode op = (rc_opcode)i->op;
-  const char *tn = rc_type_name((rc_type)i->v.type);
+  const char *tn = tname(p, (rc_type)i->v.type);
   if (i->v.type != RC_VOID) {
     print_ref(p, &i->v);
     rc_sb_puts(out, " = ");
@@ -132,14 +181,14 @@ static void print_instr(const printer *p, const rc_instr *i) {
     case RC_OP_ICMP:
     case RC_OP_FCMP:
       rc_sb_printf(out, " %s %s ", rc_cmp_name((rc_cmp)i->pred),
-                   i->ops[0] ? rc_type_name((rc_type)i->ops[0]->type) : "?");
+                   i->ops[0] ? tname(p, (rc_type)i->ops[0]->type) : "?");
       print_ref(p, i->ops[0]);
       rc_sb_puts(out, ", ");
       print_ref(p, i->ops[1]);
       break;
     case RC_OP_SELECT:
       rc_sb_printf(out, " %s ", tn);
-      print_ref(p, i->ops[0]);
+      if (rc_type_is_composite((rc_type)i->v.type)) print_typed(p, i->ops[0]); else print_ref(p, i->ops[0]);
       rc_sb_puts(out, ", ");
       print_ref(p, i->ops[1]);
       rc_sb_puts(out, ", ");
@@ -147,35 +196,73 @@ static void print_instr(const printer *p, const rc_instr *i) {
       break;
     case RC_OP_LOAD:
       rc_sb_printf(out, " %s, ", tn);
-      print_ref(p, i->ops[0]);
+      print_address(p, i->ops[0]);
       break;
     case RC_OP_STORE:
       rc_sb_putc(out, ' ');
       print_typed(p, i->ops[0]);
       rc_sb_puts(out, ", ");
-      print_ref(p, i->ops[1]);
+      print_address(p, i->ops[1]);
       break;
     case RC_OP_GEP:
       rc_sb_putc(out, ' ');
-      print_ref(p, i->ops[0]);
-      rc_sb_puts(out, ", ");
-      print_typed(p, i->ops[1]);
-      rc_sb_printf(out, ", %" PRId64, i->imm);
+      print_address(p, i->nops ? i->ops[0] : NULL);
+      for (uint32_t o = 1; o < i->nops; o++) {
+        rc_sb_puts(out, ", ");
+        print_typed(p, i->ops[o]);
+        rc_sb_printf(out, ", %" PRId64, i->cases ? i->cases[o - 1] : 0);
+      }
+      if (i->imm) rc_sb_printf(out, ", offset %" PRId64, i->imm);
       break;
     case RC_OP_ALLOCA:
     case RC_OP_LOCALMEM:
       rc_sb_printf(out, " %" PRId64, i->imm);
+      if (rc_type_addrspace((rc_type)i->v.type)) rc_sb_printf(out, ", addrspace(%u)", rc_type_addrspace((rc_type)i->v.type));
       break;
-    case RC_OP_CALL: {
-      const rc_builtin_info *bi = rc_builtin_get((rc_builtin)i->pred);
-      rc_sb_printf(out, " %s @%s(", tn, bi ? bi->name : "?");
+    case RC_OP_CALL:
+    case RC_OP_CALLFN: {
+      const rc_builtin_info *bi = op == RC_OP_CALL ? rc_builtin_get((rc_builtin)i->pred) : NULL;
+      const char *callee = op == RC_OP_CALLFN ? (i->u.callee ? i->u.callee->name : "?") : bi ? bi->name : "?";
+      rc_sb_printf(out, " %s @%s", tn, callee);
+      print_typed_list(p, i);
+      break;
+    }
+    case RC_OP_FREEZE:
+      rc_sb_putc(out, ' ');
+      print_typed(p, i->ops[0]);
+      break;
+    case RC_OP_EXTRACTELT:
+    case RC_OP_INSERTELT:
+      rc_sb_putc(out, ' ');
       for (uint32_t o = 0; o < i->nops; o++) {
         if (o) rc_sb_puts(out, ", ");
         print_typed(p, i->ops[o]);
       }
-      rc_sb_putc(out, ')');
       break;
-    }
+    case RC_OP_SHUFFLE:
+      rc_sb_putc(out, ' ');
+      print_typed(p, i->ops[0]);
+      rc_sb_puts(out, ", ");
+      print_ref(p, i->ops[1]);
+      rc_sb_puts(out, ", [");
+      for (int64_t c = 0; c < i->imm; c++) rc_sb_printf(out, "%s%" PRId64, c ? ", " : "", i->cases[c]);
+      rc_sb_putc(out, ']');
+      break;
+    case RC_OP_EXTRACTVAL:
+    case RC_OP_INSERTVAL:
+      rc_sb_putc(out, ' ');
+      for (uint32_t o = 0; o < i->nops; o++) {
+        if (o) rc_sb_puts(out, ", ");
+        print_typed(p, i->ops[o]);
+      }
+      for (int64_t c = 0; c < i->imm; c++) rc_sb_printf(out, ", %" PRId64, i->cases[c]);
+      break;
+    case RC_OP_OPAQUE:
+      rc_sb_printf(out, " %s ", tn);
+      print_string_literal(out, i->u.text ? i->u.text : "");
+      rc_sb_putc(out, ' ');
+      print_typed_list(p, i);
+      break;
     case RC_OP_PHI:
       rc_sb_printf(out, " %s ", tn);
       for (uint32_t o = 0; o < i->nops; o++) {
@@ -191,10 +278,10 @@ static void print_instr(const printer *p, const rc_instr *i) {
       print_ref(p, i->ops[0]);
       break;
     case RC_OP_RGET:
-      rc_sb_printf(out, " $%s", i->reg ? i->reg->name : "?");
+      rc_sb_printf(out, " $%s", i->u.reg ? i->u.reg->name : "?");
       break;
     case RC_OP_RSET:
-      rc_sb_printf(out, " $%s, ", i->reg ? i->reg->name : "?");
+      rc_sb_printf(out, " $%s, ", i->u.reg ? i->u.reg->name : "?");
       print_ref(p, i->ops[0]);
       break;
     case RC_OP_BR:
@@ -217,7 +304,13 @@ static void print_instr(const printer *p, const rc_instr *i) {
                      block_name(i->targets[c]));
       rc_sb_putc(out, ']');
       break;
-    default: /* exec, ret, unreachable: nothing more */
+    case RC_OP_RET:
+      if (i->nops) {
+        rc_sb_putc(out, ' ');
+        print_typed(p, i->ops[0]);
+      }
+      break;
+    default: /* exec, unreachable: nothing more */
       break;
     }
   }
@@ -251,10 +344,11 @@ static void print_string_literal(rc_strbuf *out, const char *s) {
 }
 
 void rc_print_kernel(const rc_kernel *k, rc_strbuf *out) {
-  printer p = {out, NULL, 0};
+  printer p = {out, k->mod, NULL, 0};
   number_values(&p, k);
   if (k->level == RC_LEVEL_WAVE) rc_sb_puts(out, "wave ");
-  rc_sb_printf(out, "kernel @%s(", k->name);
+  if (k->is_function) rc_sb_printf(out, "function %s @%s(", tname(&p, k->ret_type), k->name);
+  else rc_sb_printf(out, "kernel @%s(", k->name);
   for (uint32_t i = 0; i < k->nparams; i++) {
     if (i) rc_sb_puts(out, ", ");
     print_typed(&p, k->params[i]);
@@ -267,7 +361,7 @@ void rc_print_kernel(const rc_kernel *k, rc_strbuf *out) {
   rc_sb_puts(out, " {\n");
   for (uint32_t r = 0; r < k->nregs; r++)
     rc_sb_printf(out, "  reg %s %s $%s\n", k->regs[r]->scalar ? "scalar" : "vector",
-                 rc_type_name((rc_type)k->regs[r]->type), k->regs[r]->name);
+                 tname(&p, (rc_type)k->regs[r]->type), k->regs[r]->name);
   for (uint32_t b = 0; b < k->nblocks; b++) {
     const rc_block *blk = k->blocks[b];
     rc_sb_printf(out, "%s:", blk->name);
@@ -285,22 +379,38 @@ void rc_print_kernel(const rc_kernel *k, rc_strbuf *out) {
   free(p.number);
 }
 
+/* global @name : T[, addrspace(N)][, constant][ = "hex bytes"] */
+static void print_global(const rc_module *m, const rc_global *g, rc_strbuf *out) {
+  rc_sb_printf(out, "global @%s : %s", g->v.name, rc_type_str(m, g->vtype));
+  unsigned as = rc_type_addrspace((rc_type)g->v.type);
+  if (as) rc_sb_printf(out, ", addrspace(%u)", as);
+  if (g->is_const) rc_sb_puts(out, ", constant");
+  if (g->init) {
+    uint64_t n = rc_type_alloc_size(m, g->vtype);
+    rc_sb_puts(out, " = \"");
+    for (uint64_t b = 0; b < n; b++) rc_sb_printf(out, "%02x", g->init[b]);
+    rc_sb_putc(out, '"');
+  }
+  rc_sb_putc(out, '\n');
+}
+
 void rc_print_module(const rc_module *m, rc_strbuf *out) {
+  for (uint32_t i = 0; i < m->nglobals; i++) print_global(m, m->globals[i], out);
   for (uint32_t i = 0; i < m->nkernels; i++) {
-    if (i) rc_sb_putc(out, '\n');
+    if (i || m->nglobals) rc_sb_putc(out, '\n');
     rc_print_kernel(m->kernels[i], out);
   }
 }
 
 void rc_print_instr(const rc_instr *i, rc_strbuf *out) {
   const rc_kernel *k = i->parent ? i->parent->parent : NULL;
-  printer p = {out, NULL, 0};
+  printer p = {out, k ? k->mod : NULL, NULL, 0};
   if (k) number_values(&p, k);
   print_instr(&p, i);
   free(p.number);
 }
 
 void rc_print_value_ref(const rc_value *v, rc_strbuf *out) {
-  printer p = {out, NULL, 0};
+  printer p = {out, NULL, NULL, 0};
   print_ref(&p, v);
 }

@@ -4,34 +4,11 @@
 #include <string.h>
 
 static const char *const type_names[RC_TYPE_COUNT] = {
-    "void", "i1", "i8", "i16", "i32", "i64", "f32", "f64", "ptr", "mask",
+    "void", "i1", "i8", "i16", "i32", "i64", "f32", "f64", "ptr", "mask", "f16",
 };
 
 const char *rc_type_name(rc_type t) {
   return t < RC_TYPE_COUNT ? type_names[t] : "?";
-}
-
-bool rc_type_is_int(rc_type t) {
-  return t >= RC_I1 && t <= RC_I64;
-}
-
-bool rc_type_is_float(rc_type t) {
-  return t == RC_F32 || t == RC_F64;
-}
-
-unsigned rc_type_bits(rc_type t) {
-  switch (t) {
-  case RC_I1: return 1;
-  case RC_I8: return 8;
-  case RC_I16: return 16;
-  case RC_I32: case RC_F32: return 32;
-  case RC_I64: case RC_F64: case RC_PTR: case RC_MASK: return 64;
-  default: return 0;
-  }
-}
-
-unsigned rc_type_size(rc_type t) {
-  return t == RC_I1 ? 1 : rc_type_bits(t) / 8;
 }
 
 static const char *const opcode_names[RC_OP_COUNT] = {
@@ -47,9 +24,15 @@ static const char *const opcode_names[RC_OP_COUNT] = {
     [RC_OP_FPTRUNC] = "fptrunc", [RC_OP_FPEXT] = "fpext", [RC_OP_FPTOSI] = "fptosi",
     [RC_OP_FPTOUI] = "fptoui", [RC_OP_SITOFP] = "sitofp", [RC_OP_UITOFP] = "uitofp",
     [RC_OP_PTRTOINT] = "ptrtoint", [RC_OP_INTTOPTR] = "inttoptr", [RC_OP_BITCAST] = "bitcast",
+    [RC_OP_ADDRSPACECAST] = "addrspacecast",
     [RC_OP_LOAD] = "load", [RC_OP_STORE] = "store", [RC_OP_GEP] = "gep",
     [RC_OP_ALLOCA] = "alloca", [RC_OP_LOCALMEM] = "localmem",
     [RC_OP_CALL] = "call", [RC_OP_PHI] = "phi",
+    [RC_OP_FREEZE] = "freeze", [RC_OP_EXTRACTELT] = "extractelement",
+    [RC_OP_INSERTELT] = "insertelement", [RC_OP_SHUFFLE] = "shufflevector",
+    [RC_OP_EXTRACTVAL] = "extractvalue", [RC_OP_INSERTVAL] = "insertvalue",
+    [RC_OP_CALLFN] = "call", /* spelled like a builtin call; rc_opcode_lookup finds RC_OP_CALL */
+    [RC_OP_OPAQUE] = "opaque",
     [RC_OP_BALLOT] = "ballot", [RC_OP_EXEC] = "exec", [RC_OP_SETEXEC] = "setexec",
     [RC_OP_RGET] = "rget", [RC_OP_RSET] = "rset",
     [RC_OP_BR] = "br", [RC_OP_JMP] = "jmp", [RC_OP_SWITCH] = "switch", [RC_OP_RET] = "ret",
@@ -87,7 +70,7 @@ bool rc_opcode_is_float_binop(rc_opcode op) {
 }
 
 bool rc_opcode_is_cast(rc_opcode op) {
-  return op >= RC_OP_TRUNC && op <= RC_OP_BITCAST;
+  return op >= RC_OP_TRUNC && op <= RC_OP_ADDRSPACECAST;
 }
 
 static const char *const cmp_names[RC_CMP_COUNT] = {

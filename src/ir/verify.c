@@ -53,8 +53,18 @@ static bool fail(verifier *v, const rc_block *b, const rc_instr *i, const char *
   return false;
 }
 
-static bool is_value_type(rc_type t) {
-  return t != RC_VOID && t < RC_TYPE_COUNT;
+static const char *tn(const verifier *v, rc_type t) {
+  return rc_type_str(v->k->mod, t);
+}
+
+/* A type values can have: not void, and (except for what opaque instructions carry) not a type
+ * reconv only carries. */
+static bool is_value_type(const verifier *v, rc_type t) {
+  return rc_type_is_value(v->k->mod, t);
+}
+
+static bool is_carried_type(const verifier *v, rc_type t) {
+  return t != RC_VOID && (rc_type_is_value(v->k->mod, t) || rc_type_info(v->k->mod, t) != NULL);
 }
 
 static bool is_block_of(const rc_kernel *k, const rc_block *b) {
@@ -71,8 +81,9 @@ static bool check_level_type(verifier *v, const rc_block *b, const rc_instr *i, 
 /* rule: Operands. */
 static bool check_operand(verifier *v, const rc_block *b, const rc_instr *i, const rc_value *op) {
   if (!op) return fail(v, b, i, "missing operand");
-  if (op->kind > RC_V_UNDEF) return fail(v, b, i, "operand of unknown kind");
-  if (!is_value_type((rc_type)op->type)) return fail(v, b, i, "operand has no value type");
+  if (op->kind > RC_V_GLOBAL) return fail(v, b, i, "operand of unknown kind");
+  if (!(i && i->op == RC_OP_OPAQUE ? is_carried_type(v, (rc_type)op->type) : is_value_type(v, (rc_type)op->type)))
+    return fail(v, b, i, "operand has no value type");
   if (!check_level_type(v, b, i, (rc_type)op->type)) return false;
   if (op->kind == RC_V_PARAM) {
     if (op->id >= v->k->nparams || v->k->params[op->id] != op)
@@ -83,6 +94,10 @@ static bool check_operand(verifier *v, const rc_block *b, const rc_instr *i, con
     if (!d->parent->parent)
       return fail(v, b, i, "operand refers to an instruction of a removed block (%s)", d->parent->name);
     if (d->parent->parent != v->k) return fail(v, b, i, "operand refers to another kernel");
+  } else if (op->kind == RC_V_GLOBAL) {
+    const rc_module *m = v->k->mod;
+    if (op->id >= m->nglobals || &m->globals[op->id]->v != op)
+      return fail(v, b, i, "operand is a global of another module");
   }
   return true;
 }
@@ -90,8 +105,7 @@ static bool check_operand(verifier *v, const rc_block *b, const rc_instr *i, con
 static bool same_type(verifier *v, const rc_block *b, const rc_instr *i, const rc_value *x, rc_type t,
                       const char *what) {
   if (x->type != t)
-    return fail(v, b, i, "%s has type %s, expected %s", what, rc_type_name((rc_type)x->type),
-                rc_type_name(t));
+    return fail(v, b, i, "%s has type %s, expected %s", what, tn(v, (rc_type)x->type), tn(v, t));
   return true;
 }
 
@@ -99,11 +113,23 @@ static bool is_int_not_i1(rc_type t) {
   return rc_type_is_int(t) && t != RC_I1;
 }
 
-/* rule: Builtin calls. */
+/* The element type of a vector, or the type itself. */
+static rc_type scalar_of(const verifier *v, rc_type t) {
+  return rc_type_scalar_of(v->k->mod, t);
+}
+
+/* Do a and b have the same shape: both scalars, or vectors of the same length? */
+static bool same_shape(const verifier *v, rc_type a, rc_type b) {
+  const rc_module *m = v->k->mod;
+  return rc_type_is_vector(m, a) == rc_type_is_vector(m, b) &&
+         (!rc_type_is_vector(m, a) || rc_type_count(m, a) == rc_type_count(m, b));
+}
+
+/* rule: Builtin calls. Element-wise builtins (math, integer math) also take vectors. */
 static bool check_call(verifier *v, const rc_block *b, const rc_instr *i) {
   const rc_builtin_info *bi = rc_builtin_get((rc_builtin)i->pred);
   if (!bi) return fail(v, b, i, "unknown builtin");
-  rc_type t = (rc_type)i->v.type;
+  rc_type t = (rc_type)i->v.type, st = scalar_of(v, t);
   uint32_t want = 0;
   switch (bi->sig) {
   case RC_SIG_QUERY: case RC_SIG_VOID0: want = 0; break;
@@ -126,25 +152,26 @@ static bool check_call(verifier *v, const rc_block *b, const rc_instr *i) {
     if (t != RC_VOID) return fail(v, b, i, "@%s returns void", bi->name);
     return true;
   case RC_SIG_F1: case RC_SIG_F2: case RC_SIG_F3:
-    if (!rc_type_is_float(t)) return fail(v, b, i, "@%s returns f32 or f64", bi->name);
+    if (!rc_type_is_float(st)) return fail(v, b, i, "@%s returns floats", bi->name);
     for (uint32_t o = 0; o < i->nops; o++)
       if (!same_type(v, b, i, i->ops[o], t, "argument")) return false;
     return true;
   case RC_SIG_I1: case RC_SIG_I2:
-    if (!is_int_not_i1(t)) return fail(v, b, i, "@%s returns an integer", bi->name);
+    if (!is_int_not_i1(st)) return fail(v, b, i, "@%s returns integers", bi->name);
     for (uint32_t o = 0; o < i->nops; o++)
       if (!same_type(v, b, i, i->ops[o], t, "argument")) return false;
     return true;
   case RC_SIG_ATOMIC: case RC_SIG_CMPXCHG:
     if (!is_int_not_i1(t)) return fail(v, b, i, "@%s returns an integer", bi->name);
-    if (!same_type(v, b, i, i->ops[0], RC_PTR, "address")) return false;
+    if (!rc_type_is_ptr((rc_type)i->ops[0]->type)) return fail(v, b, i, "address must be a pointer");
     for (uint32_t o = 1; o < i->nops; o++)
       if (!same_type(v, b, i, i->ops[o], t, "argument")) return false;
     return true;
   case RC_SIG_MEMCPY: case RC_SIG_MEMSET:
     if (t != RC_VOID) return fail(v, b, i, "@%s returns void", bi->name);
-    if (!same_type(v, b, i, i->ops[0], RC_PTR, "destination")) return false;
-    if (bi->sig == RC_SIG_MEMCPY && !same_type(v, b, i, i->ops[1], RC_PTR, "source")) return false;
+    if (!rc_type_is_ptr((rc_type)i->ops[0]->type)) return fail(v, b, i, "destination must be a pointer");
+    if (bi->sig == RC_SIG_MEMCPY && !rc_type_is_ptr((rc_type)i->ops[1]->type))
+      return fail(v, b, i, "source must be a pointer");
     if (bi->sig == RC_SIG_MEMSET && !same_type(v, b, i, i->ops[1], RC_I8, "byte")) return false;
     if (!is_int_not_i1((rc_type)i->ops[2]->type)) return fail(v, b, i, "size must be an integer");
     return true;
@@ -152,31 +179,45 @@ static bool check_call(verifier *v, const rc_block *b, const rc_instr *i) {
   return true;
 }
 
-/* rule: Types of instructions (casts). */
+/* Total bits of a scalar or a vector of scalars (0 for other types). */
+static uint64_t total_bits(const verifier *v, rc_type t) {
+  const rc_module *m = v->k->mod;
+  if (rc_type_is_scalar(t)) return rc_type_bits(t);
+  if (rc_type_is_vector(m, t)) return (uint64_t)rc_type_count(m, t) * rc_type_bits(rc_type_scalar_of(m, t));
+  return 0;
+}
+
+/* rule: Types of instructions (casts). On vectors, casts act element by element and keep the
+ * length; bitcast reinterprets the bits and keeps their number. */
 static bool check_cast(verifier *v, const rc_block *b, const rc_instr *i) {
   rc_type from = (rc_type)i->ops[0]->type, to = (rc_type)i->v.type;
-  bool ok = false;
+  rc_type f = scalar_of(v, from), t = scalar_of(v, to);
+  bool ok = false, shape = same_shape(v, from, to);
   switch ((rc_opcode)i->op) {
-  case RC_OP_TRUNC: ok = rc_type_is_int(from) && rc_type_is_int(to) && rc_type_bits(to) < rc_type_bits(from); break;
+  case RC_OP_TRUNC: ok = shape && rc_type_is_int(f) && rc_type_is_int(t) && rc_type_bits(t) < rc_type_bits(f); break;
   case RC_OP_ZEXT:
-  case RC_OP_SEXT: ok = rc_type_is_int(from) && rc_type_is_int(to) && rc_type_bits(to) > rc_type_bits(from); break;
-  case RC_OP_FPTRUNC: ok = from == RC_F64 && to == RC_F32; break;
-  case RC_OP_FPEXT: ok = from == RC_F32 && to == RC_F64; break;
+  case RC_OP_SEXT: ok = shape && rc_type_is_int(f) && rc_type_is_int(t) && rc_type_bits(t) > rc_type_bits(f); break;
+  case RC_OP_FPTRUNC: ok = shape && rc_type_is_float(f) && rc_type_is_float(t) && rc_type_bits(t) < rc_type_bits(f); break;
+  case RC_OP_FPEXT: ok = shape && rc_type_is_float(f) && rc_type_is_float(t) && rc_type_bits(t) > rc_type_bits(f); break;
   case RC_OP_FPTOSI:
-  case RC_OP_FPTOUI: ok = rc_type_is_float(from) && rc_type_is_int(to); break;
+  case RC_OP_FPTOUI: ok = shape && rc_type_is_float(f) && rc_type_is_int(t); break;
   case RC_OP_SITOFP:
-  case RC_OP_UITOFP: ok = rc_type_is_int(from) && rc_type_is_float(to); break;
-  case RC_OP_PTRTOINT: ok = from == RC_PTR && is_int_not_i1(to); break;
-  case RC_OP_INTTOPTR: ok = is_int_not_i1(from) && to == RC_PTR; break;
+  case RC_OP_UITOFP: ok = shape && rc_type_is_int(f) && rc_type_is_float(t); break;
+  case RC_OP_PTRTOINT: ok = shape && rc_type_is_ptr(f) && is_int_not_i1(t); break;
+  case RC_OP_INTTOPTR: ok = shape && is_int_not_i1(f) && rc_type_is_ptr(t); break;
+  case RC_OP_ADDRSPACECAST: ok = shape && rc_type_is_ptr(f) && rc_type_is_ptr(t) && f != t; break;
   case RC_OP_BITCAST:
-    ok = is_value_type(from) && is_value_type(to) && from != RC_MASK && to != RC_MASK &&
-         from != RC_I1 && to != RC_I1 && rc_type_bits(from) == rc_type_bits(to);
+    if (rc_type_is_scalar(from) && rc_type_is_scalar(to))
+      ok = from != RC_MASK && to != RC_MASK && from != RC_I1 && to != RC_I1 &&
+           rc_type_bits(from) == rc_type_bits(to) && rc_type_addrspace(from) == rc_type_addrspace(to);
+    else
+      ok = total_bits(v, from) && total_bits(v, from) == total_bits(v, to) && !rc_type_is_ptr(f) &&
+           !rc_type_is_ptr(t) && f != RC_MASK && t != RC_MASK;
     break;
   default: break;
   }
   if (!ok)
-    return fail(v, b, i, "cannot %s %s to %s", rc_opcode_name((rc_opcode)i->op), rc_type_name(from),
-                rc_type_name(to));
+    return fail(v, b, i, "cannot %s %s to %s", rc_opcode_name((rc_opcode)i->op), tn(v, from), tn(v, to));
   return true;
 }
 
@@ -189,17 +230,21 @@ static bool check_shape(verifier *v, const rc_block *b, const rc_instr *i) {
   else if (rc_opcode_is_cast(op)) nops = 1;
   else switch (op) {
     case RC_OP_FNEG: case RC_OP_LOAD: case RC_OP_BALLOT: case RC_OP_SETEXEC: case RC_OP_RSET:
+    case RC_OP_FREEZE: case RC_OP_EXTRACTVAL:
       nops = 1;
       break;
-    case RC_OP_ICMP: case RC_OP_FCMP: case RC_OP_STORE: case RC_OP_GEP: nops = 2; break;
-    case RC_OP_SELECT: nops = 3; break;
-    case RC_OP_CALL: nops = -1; break;
+    case RC_OP_ICMP: case RC_OP_FCMP: case RC_OP_STORE: case RC_OP_EXTRACTELT: case RC_OP_SHUFFLE:
+    case RC_OP_INSERTVAL:
+      nops = 2;
+      break;
+    case RC_OP_SELECT: case RC_OP_INSERTELT: nops = 3; break;
+    case RC_OP_CALL: case RC_OP_CALLFN: case RC_OP_OPAQUE: case RC_OP_GEP: case RC_OP_RET: nops = -1; break;
     case RC_OP_PHI: nops = ntargets = -1; break;
     case RC_OP_BR: nops = 1; ntargets = 2; break;
     case RC_OP_JMP: ntargets = 1; break;
     case RC_OP_BREXECZ: ntargets = 2; break;
     case RC_OP_SWITCH: nops = 1; ntargets = -1; break;
-    default: break; /* alloca, localmem, exec, rget, ret, unreachable */
+    default: break; /* alloca, localmem, exec, rget, unreachable */
     }
   const char *name = rc_opcode_name(op);
   if (nops >= 0 && i->nops != (uint32_t)nops)
@@ -210,6 +255,10 @@ static bool check_shape(verifier *v, const rc_block *b, const rc_instr *i) {
   if (op == RC_OP_PHI && i->ntargets != i->nops)
     return fail(v, b, i, "phi has %u values but %u incoming blocks", i->nops, i->ntargets);
   if (op == RC_OP_SWITCH && i->ntargets < 1) return fail(v, b, i, "switch needs a default target");
+  if (op == RC_OP_GEP && i->nops < 1) return fail(v, b, i, "gep needs a base");
+  if (op == RC_OP_GEP && i->nops > 1 && !i->cases) return fail(v, b, i, "gep scales are missing");
+  if ((op == RC_OP_SHUFFLE || op == RC_OP_EXTRACTVAL || op == RC_OP_INSERTVAL) && (i->imm < 1 || !i->cases))
+    return fail(v, b, i, "%s needs %s", name, op == RC_OP_SHUFFLE ? "a mask" : "indices");
   if (op != RC_OP_PHI && i->nops && !i->ops) return fail(v, b, i, "operand array is missing");
   if (i->ntargets && !i->targets) return fail(v, b, i, "target array is missing");
   return true;
@@ -248,7 +297,7 @@ static bool check_targets(verifier *v, const rc_block *b, const rc_instr *t) {
   if (!t->cases) return fail(v, b, t, "switch case array is missing");
   for (uint32_t c = 0; c < n; c++)
     if (t->cases[c] != rc_int_canon(st, t->cases[c]))
-      return fail(v, b, t, "case value %lld does not fit in %s", (long long)t->cases[c], rc_type_name(st));
+      return fail(v, b, t, "case value %lld does not fit in %s", (long long)t->cases[c], tn(v, st));
   int64_t *sorted = rc_xmalloc(n * sizeof *sorted);
   memcpy(sorted, t->cases, n * sizeof *sorted);
   qsort(sorted, n, sizeof *sorted, cmp_i64);
@@ -259,10 +308,65 @@ static bool check_targets(verifier *v, const rc_block *b, const rc_instr *t) {
   return ok;
 }
 
+/* rule: Vectors and aggregates — extractelement, insertelement, shufflevector, extractvalue,
+ * insertvalue. */
+static bool check_aggregate_op(verifier *v, const rc_block *b, const rc_instr *i) {
+  const rc_module *m = v->k->mod;
+  rc_opcode op = (rc_opcode)i->op;
+  rc_type t = (rc_type)i->v.type, a = (rc_type)i->ops[0]->type;
+  switch (op) {
+  case RC_OP_EXTRACTELT:
+  case RC_OP_INSERTELT: {
+    if (!rc_type_is_vector(m, a)) return fail(v, b, i, "%s takes a vector", rc_opcode_name(op));
+    const rc_value *idx = i->ops[op == RC_OP_EXTRACTELT ? 1 : 2];
+    if (!rc_type_is_int((rc_type)idx->type)) return fail(v, b, i, "the index must be an integer");
+    if (op == RC_OP_EXTRACTELT) return t == rc_type_scalar_of(m, a) || fail(v, b, i, "result is not the element type");
+    return same_type(v, b, i, i->ops[0], t, "vector") &&
+           same_type(v, b, i, i->ops[1], rc_type_scalar_of(m, a), "element");
+  }
+  case RC_OP_SHUFFLE: {
+    if (!rc_type_is_vector(m, a) || !same_type(v, b, i, i->ops[1], a, "second vector")) return fail(v, b, i, "shufflevector takes two vectors of one type");
+    if (!rc_type_is_vector(m, t) || rc_type_scalar_of(m, t) != rc_type_scalar_of(m, a) || rc_type_count(m, t) != (uint32_t)i->imm)
+      return fail(v, b, i, "result is not a vector of one element per mask entry");
+    for (int64_t c = 0; c < i->imm; c++)
+      if (i->cases[c] < -1 || i->cases[c] >= 2 * (int64_t)rc_type_count(m, a))
+        return fail(v, b, i, "mask entry %lld selects no element", (long long)i->cases[c]);
+    return true;
+  }
+  default: { /* extractvalue, insertvalue */
+    rc_type cur = a;
+    for (int64_t c = 0; c < i->imm; c++) {
+      const rc_typeinfo *ti = rc_type_info(m, cur);
+      if (!ti || (ti->kind != RC_TK_STRUCT && ti->kind != RC_TK_ARRAY) || i->cases[c] < 0 ||
+          (uint64_t)i->cases[c] >= ti->count)
+        return fail(v, b, i, "index %lld is not an element of %s", (long long)i->cases[c], tn(v, cur));
+      cur = rc_type_elem(m, cur, (uint32_t)i->cases[c]);
+    }
+    if (op == RC_OP_EXTRACTVAL) return t == cur || fail(v, b, i, "result is not the type of the element");
+    return same_type(v, b, i, i->ops[0], t, "aggregate") && same_type(v, b, i, i->ops[1], cur, "element");
+  }
+  }
+}
+
+/* rule: Calls of functions — the callee is a device function of this module, the arguments have
+ * its parameters' types, the result its result type. */
+static bool check_callfn(verifier *v, const rc_block *b, const rc_instr *i) {
+  const rc_kernel *f = i->u.callee;
+  if (!f || f->mod != v->k->mod || rc_module_find_kernel(f->mod, f->name) != f)
+    return fail(v, b, i, "the callee is not a function of this module");
+  if (!f->is_function) return fail(v, b, i, "@%s is a kernel, not a function", f->name);
+  if (i->nops != f->nparams) return fail(v, b, i, "@%s takes %u arguments, not %u", f->name, f->nparams, i->nops);
+  for (uint32_t o = 0; o < i->nops; o++)
+    if (!same_type(v, b, i, i->ops[o], (rc_type)f->params[o]->type, "argument")) return false;
+  if ((rc_type)i->v.type != f->ret_type) return fail(v, b, i, "@%s returns %s", f->name, tn(v, f->ret_type));
+  return true;
+}
+
 /* rule: Types of instructions, Level rules, Builtin calls, Memory instructions. Phi entries are
  * checked later (check_phis), once the predecessor lists are known to be right. */
 static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint32_t pos) {
   const rc_kernel *k = v->k;
+  const rc_module *m = k->mod;
   rc_opcode op = (rc_opcode)i->op;
   rc_type t = (rc_type)i->v.type;
   bool wave = k->level == RC_LEVEL_WAVE;
@@ -282,7 +386,8 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint3
     break;
   default: break;
   }
-  if (t >= RC_TYPE_COUNT) return fail(v, b, i, "result has an invalid type");
+  if (t != RC_VOID && !(op == RC_OP_OPAQUE ? is_carried_type(v, t) : is_value_type(v, t)))
+    return fail(v, b, i, "result has an invalid type");
   if (!check_level_type(v, b, i, t)) return false;
   if (op != RC_OP_PHI)
     for (uint32_t o = 0; o < i->nops; o++)
@@ -292,15 +397,16 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint3
     return fail(v, b, i, "!uniform and !divergent annotate br and switch only");
   if ((i->iflags & RC_IF_UNIFORM) && (i->iflags & RC_IF_DIVERGENT))
     return fail(v, b, i, "a branch cannot be both !uniform and !divergent");
+  rc_type st = scalar_of(v, t);
   if (rc_opcode_is_int_binop(op)) {
     bool mask_ok = op == RC_OP_AND || op == RC_OP_OR || op == RC_OP_XOR || op == RC_OP_ANDN;
-    if (!(rc_type_is_int(t) || (mask_ok && t == RC_MASK)))
+    if (!(rc_type_is_int(st) || (mask_ok && t == RC_MASK)))
       return fail(v, b, i, "%s needs integer operands", rc_opcode_name(op));
     return same_type(v, b, i, i->ops[0], t, "first operand") &&
            same_type(v, b, i, i->ops[1], t, "second operand");
   }
   if (rc_opcode_is_float_binop(op) || op == RC_OP_FNEG) {
-    if (!rc_type_is_float(t)) return fail(v, b, i, "%s needs f32 or f64 operands", rc_opcode_name(op));
+    if (!rc_type_is_float(st)) return fail(v, b, i, "%s needs floating-point operands", rc_opcode_name(op));
     for (uint32_t o = 0; o < i->nops; o++)
       if (!same_type(v, b, i, i->ops[o], t, "operand")) return false;
     return true;
@@ -309,40 +415,56 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint3
   switch (op) {
   case RC_OP_ICMP:
   case RC_OP_FCMP: {
-    rc_type ot = (rc_type)i->ops[0]->type;
-    if (t != RC_I1) return fail(v, b, i, "comparisons produce i1");
+    rc_type ot = (rc_type)i->ops[0]->type, sot = scalar_of(v, ot);
+    if (t != rc_type_like((rc_module *)m, ot, RC_I1)) return fail(v, b, i, "comparisons produce i1 (one per element)");
     if (i->pred >= RC_CMP_COUNT || rc_cmp_is_float((rc_cmp)i->pred) != (op == RC_OP_FCMP))
       return fail(v, b, i, "invalid predicate");
-    if (op == RC_OP_ICMP && !(rc_type_is_int(ot) || ot == RC_PTR || ot == RC_MASK))
+    if (op == RC_OP_ICMP && !(rc_type_is_int(sot) || rc_type_is_ptr(sot) || ot == RC_MASK))
       return fail(v, b, i, "icmp compares integers, pointers or masks");
-    if (op == RC_OP_FCMP && !rc_type_is_float(ot)) return fail(v, b, i, "fcmp compares floats");
+    if (op == RC_OP_FCMP && !rc_type_is_float(sot)) return fail(v, b, i, "fcmp compares floats");
     return same_type(v, b, i, i->ops[1], ot, "second operand");
   }
-  case RC_OP_SELECT:
-    if (!is_value_type(t)) return fail(v, b, i, "select needs a value type");
-    return same_type(v, b, i, i->ops[0], RC_I1, "condition") &&
-           same_type(v, b, i, i->ops[1], t, "true value") &&
-           same_type(v, b, i, i->ops[2], t, "false value");
+  case RC_OP_SELECT: {
+    rc_type ct = (rc_type)i->ops[0]->type;
+    if (ct != RC_I1 && !(rc_type_is_vector(m, t) && ct == rc_type_like((rc_module *)m, t, RC_I1)))
+      return same_type(v, b, i, i->ops[0], RC_I1, "condition");
+    return same_type(v, b, i, i->ops[1], t, "true value") && same_type(v, b, i, i->ops[2], t, "false value");
+  }
   case RC_OP_LOAD:
-    if (!is_value_type(t) || t == RC_MASK) return fail(v, b, i, "cannot load type %s", rc_type_name(t));
-    return same_type(v, b, i, i->ops[0], RC_PTR, "address");
+    if (t == RC_MASK) return fail(v, b, i, "cannot load type %s", tn(v, t));
+    if (!rc_type_is_ptr((rc_type)i->ops[0]->type))
+      return fail(v, b, i, "address has type %s, expected a pointer", tn(v, (rc_type)i->ops[0]->type));
+    return true;
   case RC_OP_STORE:
     if (t != RC_VOID) return fail(v, b, i, "store has no result");
     if (i->ops[0]->type == RC_MASK) return fail(v, b, i, "cannot store a mask");
-    return same_type(v, b, i, i->ops[1], RC_PTR, "address");
+    if (!rc_type_is_ptr((rc_type)i->ops[1]->type))
+      return fail(v, b, i, "address has type %s, expected a pointer", tn(v, (rc_type)i->ops[1]->type));
+    return true;
   case RC_OP_GEP:
-    if (t != RC_PTR) return fail(v, b, i, "gep produces ptr");
-    if (!rc_type_is_int((rc_type)i->ops[1]->type)) return fail(v, b, i, "gep index must be an integer");
-    return same_type(v, b, i, i->ops[0], RC_PTR, "base");
+    if (!rc_type_is_ptr(t)) return fail(v, b, i, "gep produces a pointer");
+    for (uint32_t o = 1; o < i->nops; o++)
+      if (!rc_type_is_int((rc_type)i->ops[o]->type)) return fail(v, b, i, "gep index must be an integer");
+    return same_type(v, b, i, i->ops[0], t, "base");
   case RC_OP_ALLOCA:
   case RC_OP_LOCALMEM:
-    if (t != RC_PTR) return fail(v, b, i, "%s produces ptr", rc_opcode_name(op));
+    if (op == RC_OP_LOCALMEM ? t != RC_PTR : !rc_type_is_ptr(t))
+      return fail(v, b, i, "%s produces ptr", rc_opcode_name(op));
     if (i->imm <= 0 || i->imm > (1 << 24))
       return fail(v, b, i, "%s size must be between 1 and 16777216 bytes", rc_opcode_name(op));
     return true;
   case RC_OP_CALL: return check_call(v, b, i);
+  case RC_OP_CALLFN: return check_callfn(v, b, i);
+  case RC_OP_FREEZE: return same_type(v, b, i, i->ops[0], t, "operand");
+  case RC_OP_EXTRACTELT: case RC_OP_INSERTELT: case RC_OP_SHUFFLE: case RC_OP_EXTRACTVAL:
+  case RC_OP_INSERTVAL:
+    return check_aggregate_op(v, b, i);
+  case RC_OP_OPAQUE:
+    if (!i->u.text) return fail(v, b, i, "opaque instruction without a description");
+    if (i->nops && !i->cases) return fail(v, b, i, "opaque operand numbers are missing");
+    return true;
   case RC_OP_PHI:
-    if (!is_value_type(t)) return fail(v, b, i, "phi needs a value type");
+    if (!is_value_type(v, t)) return fail(v, b, i, "phi needs a value type");
     for (uint32_t o = 0; o < i->nops; o++)
       if (!check_operand(v, b, i, i->ops[o]) || !same_type(v, b, i, i->ops[o], t, "incoming value"))
         return false;
@@ -356,10 +478,10 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint3
     return same_type(v, b, i, i->ops[0], RC_MASK, "mask");
   case RC_OP_RGET:
   case RC_OP_RSET:
-    if (!i->reg || i->reg->id >= k->nregs || k->regs[i->reg->id] != i->reg)
+    if (!i->u.reg || i->u.reg->id >= k->nregs || k->regs[i->u.reg->id] != i->u.reg)
       return fail(v, b, i, "unknown register");
-    if (op == RC_OP_RGET) return t == i->reg->type || fail(v, b, i, "rget type differs from the register's");
-    return same_type(v, b, i, i->ops[0], (rc_type)i->reg->type, "value");
+    if (op == RC_OP_RGET) return t == i->u.reg->type || fail(v, b, i, "rget type differs from the register's");
+    return same_type(v, b, i, i->ops[0], (rc_type)i->u.reg->type, "value");
   case RC_OP_BR:
     if (!same_type(v, b, i, i->ops[0], RC_I1, "condition")) return false;
     return check_targets(v, b, i);
@@ -368,7 +490,12 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint3
     if (!rc_type_is_int((rc_type)i->ops[0]->type)) return fail(v, b, i, "switch needs an integer value");
     return check_targets(v, b, i);
   case RC_OP_JMP: return check_targets(v, b, i);
-  case RC_OP_RET:
+  case RC_OP_RET: {
+    rc_type rt = k->is_function ? k->ret_type : RC_VOID;
+    if (rt == RC_VOID) return i->nops == 0 || fail(v, b, i, "ret takes no value here");
+    if (i->nops != 1) return fail(v, b, i, "ret needs a value of type %s", tn(v, rt));
+    return same_type(v, b, i, i->ops[0], rt, "returned value");
+  }
   case RC_OP_UNREACHABLE: return true;
   default: return fail(v, b, i, "invalid opcode %u", (unsigned)op);
   }
@@ -378,7 +505,7 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint3
 static bool is_scalar_value(const rc_value *x) {
   if (x->kind != RC_V_INSTR || x->type == RC_MASK) return true;
   const rc_instr *d = (const rc_instr *)x;
-  return (d->iflags & RC_IF_SCALAR) || (d->op == RC_OP_RGET && d->reg->scalar) ||
+  return (d->iflags & RC_IF_SCALAR) || (d->op == RC_OP_RGET && d->u.reg->scalar) ||
          (d->op == RC_OP_ICMP && d->ops[0]->type == RC_MASK);
 }
 
@@ -393,8 +520,8 @@ static bool check_scalar(verifier *v, const rc_block *b, const rc_instr *i) {
     for (uint32_t o = 0; o < i->nops; o++)
       if (!is_scalar_value(i->ops[o]))
         return fail(v, b, i, "operand %u of a !scalar instruction is a vector value", o + 1);
-  if (op == RC_OP_RSET && i->reg->scalar && !is_scalar_value(i->ops[0]))
-    return fail(v, b, i, "scalar register $%s takes a vector value", i->reg->name);
+  if (op == RC_OP_RSET && i->u.reg->scalar && !is_scalar_value(i->ops[0]))
+    return fail(v, b, i, "scalar register $%s takes a vector value", i->u.reg->name);
   return true;
 }
 
@@ -407,7 +534,7 @@ static bool check_signature(verifier *v) {
     const rc_value *pv = k->params[p];
     if (!pv || pv->kind != RC_V_PARAM || pv->id != p)
       return fail(v, NULL, NULL, "parameter %u is not numbered %u", p, p);
-    if (!is_value_type((rc_type)pv->type)) return fail(v, NULL, NULL, "parameter %u has no value type", p);
+    if (!is_value_type(v, (rc_type)pv->type)) return fail(v, NULL, NULL, "parameter %u has no value type", p);
     if (!check_level_type(v, NULL, NULL, (rc_type)pv->type)) return false;
   }
   if (k->nregs && k->level != RC_LEVEL_WAVE)
@@ -415,7 +542,7 @@ static bool check_signature(verifier *v) {
   for (uint32_t r = 0; r < k->nregs; r++) {
     const rc_reg *reg = k->regs[r];
     if (!reg || reg->id != r) return fail(v, NULL, NULL, "register %u is not numbered %u", r, r);
-    if (!is_value_type((rc_type)reg->type))
+    if (!is_value_type(v, (rc_type)reg->type))
       return fail(v, NULL, NULL, "register $%s has no value type", reg->name);
   }
   return true;

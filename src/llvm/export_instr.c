@@ -242,7 +242,7 @@ static LLVMRealPredicate fcmp_pred(rc_cmp c) {
 static LLVMValueRef emit_gep(exporter *ex, const rc_instr *i, const char *name) {
   LLVMValueRef base = ex_value(ex, i->ops[0]), idx = ex_value(ex, i->ops[1]);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ex->lctx), i64 = LLVMInt64TypeInContext(ex->lctx);
-  int64_t s = i->imm;
+  int64_t s = i->cases[0]; /* the single-index form; what LLVM gives keeps its own instruction */
   if (s == 1) return LLVMBuildGEP2(ex->b, i8, base, &idx, 1, name);
   if (s <= 0) {
     LLVMValueRef off = LLVMBuildMul(ex->b, LLVMBuildSExtOrBitCast(ex->b, idx, i64, ""),

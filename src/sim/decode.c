@@ -78,9 +78,9 @@ static void decode_instr(decoder *d, const rc_instr *i) {
     x.aux = i->pred;
     x.bits = (uint8_t)int_bits((rc_type)x.otype);
     break;
-  case RC_OP_GEP:
+  case RC_OP_GEP: /* one index and no offset: the legal form (src/transform/legalize.c) */
     x.bits = (uint8_t)int_bits((rc_type)i->ops[1]->type);
-    x.imm = i->imm;
+    x.imm = i->cases[0];
     break;
   case RC_OP_LOAD: x.imm = rc_type_size((rc_type)i->v.type); break;
   case RC_OP_STORE:
@@ -109,7 +109,7 @@ static void decode_instr(decoder *d, const rc_instr *i) {
     x.c = add_edge(d, b, i->targets[1]);
     break;
   case RC_OP_RGET:
-  case RC_OP_RSET: x.imm = i->reg->id; break; /* wave level: the register */
+  case RC_OP_RSET: x.imm = i->u.reg->id; break; /* wave level: the register */
   case RC_OP_SWITCH:
     x.bits = (uint8_t)int_bits((rc_type)x.otype);
     x.imm = add_edge(d, b, i->targets[0]);

@@ -12,11 +12,11 @@
 #include "scalar.h"
 
 typedef struct sim_inst {
-  uint16_t op;   /* rc_opcode */
-  uint8_t type;  /* result type (store: the stored value's type) */
-  uint8_t otype; /* type of the first operand (comparisons, casts) */
-  uint8_t aux;   /* rc_cmp of icmp/fcmp, rc_builtin of call */
-  uint8_t bits;  /* integer width of the type that the operation works in */
+  uint16_t op;    /* rc_opcode */
+  uint16_t type;  /* result type (store: the stored value's type) */
+  uint16_t otype; /* type of the first operand (comparisons, casts) */
+  uint16_t aux;   /* rc_cmp of icmp/fcmp, rc_builtin of call */
+  uint8_t bits;   /* integer width of the type that the operation works in */
   uint32_t dst;  /* result slot */
   uint32_t a, b, c; /* operand slots; br: a = condition, b/c = true/false edge; jmp: b = edge;
                        brexecz: b/c = the edge when exec is empty / not empty;

@@ -15,7 +15,7 @@
 #include <inttypes.h>
 
 static bool is_mask_reg(const rc_instr *i) {
-  return (i->op == RC_OP_RGET || i->op == RC_OP_RSET) && i->reg->type == RC_MASK;
+  return (i->op == RC_OP_RGET || i->op == RC_OP_RSET) && i->u.reg->type == RC_MASK;
 }
 
 static int classify(const rc_instr *i, bool *once) {
@@ -28,8 +28,8 @@ static int classify(const rc_instr *i, bool *once) {
     *once = true;
     return ISSUE_MASK;
   case RC_OP_RGET: case RC_OP_RSET:
-    *once = i->reg->scalar;
-    return is_mask_reg(i) ? ISSUE_MASK : i->reg->scalar ? ISSUE_SCALAR : ISSUE_VECTOR;
+    *once = i->u.reg->scalar;
+    return is_mask_reg(i) ? ISSUE_MASK : i->u.reg->scalar ? ISSUE_SCALAR : ISSUE_VECTOR;
   default: break;
   }
   if (i->v.type == RC_MASK || (i->op == RC_OP_ICMP && i->ops[0]->type == RC_MASK)) {

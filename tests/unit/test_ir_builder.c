@@ -359,7 +359,7 @@ TEST(clone_is_a_deep_copy_with_phis_and_switch) {
     rc_kernel *wc = rc_kernel_clone(m, w->kernels[0], "w");
     CHECK(wc != NULL && wc->level == RC_LEVEL_WAVE && wc->nregs == 2);
     CHECK(rc_kernel_find_reg(wc, "m") == wc->regs[1] && wc->regs[1] != w->kernels[0]->regs[1]);
-    CHECK(wc->blocks[1]->first->reg == wc->regs[1]);
+    CHECK(wc->blocks[1]->first->u.reg == wc->regs[1]);
     CHECK_EQ_INT(rc_verify_kernel(&d.ctx, wc), 0);
     rc_module_free(w); /* the clone must not depend on the source module */
     CHECK_EQ_INT(rc_verify_kernel(&d.ctx, wc), 0);

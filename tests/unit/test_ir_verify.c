@@ -331,7 +331,7 @@ TEST(rule_types_integer_op_on_floats) {
 
 TEST(rule_types_float_op_on_integers) {
   expect_invalid("kernel @k() {\nentry:\n  %a = fmul i32 1, 2\n  ret\n}\n", "3:3",
-                 "fmul needs f32 or f64 operands");
+                 "fmul needs floating-point operands");
 }
 
 TEST(rule_types_icmp_on_floats) {
@@ -412,7 +412,7 @@ TEST(rule_memory_address_is_ptr) {
   rc_builder b;
   rc_builder_before_term(&b, f.C);
   rc_build_load(&b, RC_I32, f.x, "l");
-  expect_broken(&f, "address has type i32, expected ptr");
+  expect_broken(&f, "address has type i32, expected a pointer");
 }
 
 /* ---- rule: Builtin calls --------------------------------------------------------------------- */
@@ -425,17 +425,17 @@ TEST(rule_builtins) {
   expect_invalid("kernel @k() {\nentry:\n  %a = call i32 @lane_id(i32 0)\n  ret\n}\n", "3:3",
                  "@lane_id takes 0 arguments, not 1");
   expect_invalid("kernel @k() {\nentry:\n  %a = call i32 @sqrt(f32 2.0)\n  ret\n}\n", "3:3",
-                 "@sqrt returns f32 or f64");
+                 "@sqrt returns floats");
   expect_invalid("kernel @k() {\nentry:\n  %a = call f64 @fmin(f64 2.0, f32 1.0)\n  ret\n}\n", "3:3",
                  "argument has type f32, expected f64");
   expect_invalid("kernel @k() {\nentry:\n  %a = call i32 @barrier()\n  ret\n}\n", "3:3",
                  "@barrier returns void");
   expect_invalid("kernel @k(ptr %p) {\nentry:\n  %a = call i32 @atomic_add(i32 0, i32 1)\n  ret\n}\n",
-                 "3:3", "address has type i32, expected ptr");
+                 "3:3", "address must be a pointer");
   expect_invalid("kernel @k(ptr %p) {\nentry:\n  call void @memset(ptr %p, i32 0, i64 4)\n  ret\n}\n",
                  "3:3", "byte has type i32, expected i8");
   expect_invalid("kernel @k(ptr %p) {\nentry:\n  %a = call i1 @abs(i1 true)\n  ret\n}\n", "3:3",
-                 "@abs returns an integer");
+                 "@abs returns integers");
 }
 
 TEST(rule_builtins_unknown_id) {
@@ -508,7 +508,7 @@ TEST(rule_level_registers) {
   rc_module *m2 = rc_module_new(&d.ctx, NULL);
   rc_kernel *k2 = rc_kernel_new(m2, "other");
   k2->level = RC_LEVEL_WAVE;
-  get->reg = rc_kernel_add_reg(k2, RC_I32, false, "v");
+  get->u.reg = rc_kernel_add_reg(k2, RC_I32, false, "v");
   CHECK(rc_verify_kernel(&d.ctx, k) != 0);
   CHECK_STR_CONTAINS(d.text, "unknown register");
   rc_module_free(m2);

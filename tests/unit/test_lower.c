@@ -63,7 +63,7 @@ static bool zeroes(const rc_kernel *k, const char *block, const char *reg) {
   for (int n = 0;; n++) {
     rc_instr *i = find_op(k, block, RC_OP_RSET, n);
     if (!i) return false;
-    if (strcmp(i->reg->name, reg) == 0 && i->ops[0]->kind == RC_V_CONST && rc_const_ival(i->ops[0]) == 0)
+    if (strcmp(i->u.reg->name, reg) == 0 && i->ops[0]->kind == RC_V_CONST && rc_const_ival(i->ops[0]) == 0)
       return true;
   }
 }
@@ -73,7 +73,7 @@ static bool moves(const rc_kernel *k, const char *block, const char *reg) {
   for (int n = 0;; n++) {
     rc_instr *i = find_op(k, block, RC_OP_RSET, n);
     if (!i) return false;
-    if (strcmp(i->reg->name, reg) == 0 && i->ops[0]->kind == RC_V_INSTR &&
+    if (strcmp(i->u.reg->name, reg) == 0 && i->ops[0]->kind == RC_V_INSTR &&
         (((rc_instr *)i->ops[0])->op == RC_OP_BALLOT || ((rc_instr *)i->ops[0])->op == RC_OP_ANDN))
       return true;
   }
@@ -84,7 +84,7 @@ static bool ors(const rc_kernel *k, const char *block, const char *reg) {
   for (int n = 0;; n++) {
     rc_instr *i = find_op(k, block, RC_OP_RSET, n);
     if (!i) return false;
-    if (strcmp(i->reg->name, reg) == 0 && i->ops[0]->kind == RC_V_INSTR && ((rc_instr *)i->ops[0])->op == RC_OP_OR)
+    if (strcmp(i->u.reg->name, reg) == 0 && i->ops[0]->kind == RC_V_INSTR && ((rc_instr *)i->ops[0])->op == RC_OP_OR)
       return true;
   }
 }
@@ -93,7 +93,7 @@ static bool ors(const rc_kernel *k, const char *block, const char *reg) {
 static bool restores(const rc_kernel *k, const char *block, const char *reg) {
   rc_block *b = rc_kernel_find_block(k, block);
   rc_instr *i = b ? b->first : NULL;
-  if (!i || i->op != RC_OP_RGET || strcmp(i->reg->name, reg) != 0) return false;
+  if (!i || i->op != RC_OP_RGET || strcmp(i->u.reg->name, reg) != 0) return false;
   i = i->next;
   if (!i || i->op != RC_OP_EXEC) return false;
   i = i->next;
@@ -241,7 +241,7 @@ TEST(fig4_4a_virtual_split_zeroes_after_the_restore) {
   CHECK(restores(k, "D", "m.D"));
   /* D_tail's zeroing comes right after D_head's restore */
   rc_instr *set = find_op(k, "D", RC_OP_SETEXEC, 0);
-  CHECK(set && set->next && set->next->op == RC_OP_RSET && strcmp(set->next->reg->name, "m.D") == 0 &&
+  CHECK(set && set->next && set->next->op == RC_OP_RSET && strcmp(set->next->u.reg->name, "m.D") == 0 &&
         set->next->ops[0]->kind == RC_V_CONST);
   /* the loop's exit E: D accumulates (it is its own predecessor), A, B and C zero m.E */
   CHECK(ors(k, "D", "m.E"));
@@ -272,7 +272,7 @@ TEST(secondary_of_one_branch_primary_of_another) {
   for (uint32_t W = 1; W <= 64; W *= 4) CHECK(runs_alike(&d, o, k, W));
   /* without that zeroing, the lanes Y restored in the previous iteration run Y again */
   for (rc_instr *i = rc_kernel_find_block(k, "p1")->first; i; i = i->next)
-    if (i->op == RC_OP_RSET && strcmp(i->reg->name, "m.Y") == 0) {
+    if (i->op == RC_OP_RSET && strcmp(i->u.reg->name, "m.Y") == 0) {
       rc_instr_detach(i);
       break;
     }
