@@ -76,6 +76,10 @@ int cli_input_opt(const char *cmd, int argc, char **argv, int *i, cli_input_opts
     if (r > 0) o->llvm_passes = v;
     return r;
   }
+  if (cli_flag(argv[*i], NULL, "--llvm-divergence")) {
+    o->llvm_divergence = true;
+    return 1;
+  }
   if ((r = cli_opt(cmd, argc, argv, i, NULL, "--target", &v)) != 0) {
     if (r > 0) o->target = v;
     return r;
@@ -156,6 +160,7 @@ rc_module *cli_load(rc_ctx *ctx, const char *path, const cli_input_opts *o) {
       lo.opt_level = o->opt_level;
       lo.defines = o->defines;
       lo.ndefines = o->ndefines;
+      lo.llvm_divergence = o->llvm_divergence;
     }
     return rc_llvm_import_file(ctx, path, &lo);
 #else

@@ -38,9 +38,11 @@ typedef struct cli_input_opts {
   const char *opt_level;   /* -O0..-O3 for .cl */
   const char *defines[32]; /* -D NAME[=VALUE] for .cl */
   unsigned ndefines;
+  bool llvm_divergence;    /* --llvm-divergence: branches take LLVM's divergence verdicts */
 } cli_input_opts;
 
-/* Consume an input option (--llvm-passes, --target, -O, -D) at argv[*i]: 1 taken, 0 not, -1 error. */
+/* Consume an input option (--llvm-passes, --llvm-divergence, --target, -O, -D) at argv[*i]: 1 taken,
+ * 0 not, -1 error. */
 int cli_input_opt(const char *cmd, int argc, char **argv, int *i, cli_input_opts *o);
 
 void cli_ctx_init(rc_ctx *ctx);

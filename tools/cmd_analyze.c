@@ -310,7 +310,7 @@ int cmd_analyze(int argc, char **argv) {
   for (uint32_t i = 0; i < m->nkernels; i++) {
     if (only && m->kernels[i] != only) continue;
     report r;
-    report_build(&r, m->kernels[i], flags);
+    report_build(&r, m->kernels[i], flags | rc_uniformity_target_flags(m->kernels[i]));
     if (json) {
       json_report(o.f, &r);
     } else {

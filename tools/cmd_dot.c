@@ -68,7 +68,7 @@ int cmd_dot(int argc, char **argv) {
     if (kname && strcmp(k->name, kname[0] == '@' ? kname + 1 : kname) != 0) continue;
     if (analysis) {
       rc_analysis a;
-      rc_analysis_build(&a, k, flags);
+      rc_analysis_build(&a, k, flags | rc_uniformity_target_flags(k));
       dopts.divergent_branch = a.unif.divergent_branch;
       rc_dot_kernel(k, &dopts, &sb);
       rc_analysis_free(&a);

@@ -130,7 +130,19 @@ enum {
   /* propagate the sync dependence of every divergent branch on its own, without the regions
    * earlier branches leave it (same results, slower: the reference the tests compare with) */
   RC_UNIF_EXHAUSTIVE = 1u << 1,
+  /* the target's view (docs/llvm.md, "Uniformity"), for kernels that go back to an LLVM backend:
+   * what its own divergence analysis treats as divergent is divergent here too — instructions
+   * marked RC_IF_VARYING (on amdgcn: every call that is not an intrinsic), loads through flat and
+   * private pointers (address spaces 0 and 5), device-function parameters not passed `inreg` —
+   * allocas are not sources, and a value leaving a cycle with a divergent exit makes its users
+   * outside the cycle divergent, as LLVM's analysis does (reconv's own rule, for its lowering,
+   * marks the value itself) */
+  RC_UNIF_TARGET = 1u << 2,
 };
+
+/* The flags that give k's module the view of its target: RC_UNIF_TARGET for amdgcn modules,
+ * 0 otherwise. */
+unsigned rc_uniformity_target_flags(const rc_kernel *k);
 
 typedef struct rc_uniformity {
   uint32_t nvalues, nblocks, ncycles;

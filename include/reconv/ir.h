@@ -610,6 +610,9 @@ void rc_dot_kernel(const rc_kernel *k, const rc_dot_opts *o, rc_strbuf *out);
  * rules). Reports the first problems through the context; returns 0 when valid, -1 otherwise. */
 int rc_verify_kernel(rc_ctx *ctx, const rc_kernel *k);
 int rc_verify_module(rc_ctx *ctx, const rc_module *m);
+/* Does one instruction of kernel k (placed or not) have valid operand and result types, by the
+ * rules above? Its operands must be set; nothing is reported. */
+bool rc_instr_types_ok(const rc_kernel *k, const rc_instr *i);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,9 @@ typedef struct rc_llvm_import_opts {
   const char *data;            /* .ll/.bc: the input itself, in memory (path then only names it and
                                   its extension says which of the two it is); NULL: read path */
   size_t data_len;
+  bool llvm_divergence;        /* annotate every conditional branch with the verdict of LLVM's own
+                                  divergence analysis (print<divergence> with the target machine):
+                                  !divergent or !uniform, which reconv's analyses then trust */
 } rc_llvm_import_opts;
 
 /* Import every kernel of a .ll, .bc or .cl file. Errors (including unsupported instructions, named

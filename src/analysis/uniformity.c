@@ -138,6 +138,8 @@ static void taint_all_defs(unif *s, uint32_t c) {
   }
 }
 
+static void branch_divergent(unif *s, uint32_t b);
+
 /* Cycle c has a divergent exit: the values that leave it are divergent (escapes.c). Values that
  * are divergent already when the index is built are left out of it. */
 static void mark_temporal(unif *s, uint32_t c) {
@@ -154,7 +156,20 @@ static void mark_temporal(unif *s, uint32_t c) {
     free(use_block);
     s->esc_ready = true;
   }
-  for (uint32_t id; (id = rc_escapes_take(&s->esc, c)) != RC_NONE;) mark_value(s, id);
+  for (uint32_t id; (id = rc_escapes_take(&s->esc, c)) != RC_NONE;) {
+    if (!(s->flags & RC_UNIF_TARGET)) {
+      mark_value(s, id);
+      continue;
+    }
+    /* LLVM's rule: the value stays uniform inside the cycle; its users outside diverge */
+    for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++) {
+      uint32_t eff = s->use[e];
+      uint32_t ub = eff & USE_TAGS ? eff & ~USE_TAGS : s->def_block[eff];
+      if (ub == RC_NONE || rc_cycle_contains(s->ci, c, ub)) continue;
+      if (eff & USE_BRANCH) branch_divergent(s, eff & ~USE_TAGS);
+      else if (!(eff & USE_ONLY)) mark_value(s, eff);
+    }
+  }
 }
 
 /* Branch b is divergent; its sync dependence is propagated with the next batch. */
@@ -279,11 +294,26 @@ static bool is_conditional(const rc_instr *t) {
   return t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH) && t->ntargets >= 2;
 }
 
-/* Sources but loads through private memory (private_loads). */
-static bool is_source(const rc_instr *i) {
+unsigned rc_uniformity_target_flags(const rc_kernel *k) {
+  const char *t = k->mod->triple;
+  return t && strncmp(t, "amdgcn", 6) == 0 ? RC_UNIF_TARGET : 0;
+}
+
+/* Sources but loads through private memory (private_loads). In the target's view (RC_UNIF_TARGET,
+ * amdgcn), what its analysis calls divergent whatever the operands: calls it cannot see into
+ * (RC_IF_VARYING), loads through flat (0) and private (5) pointers; not allocas. */
+static bool is_source(const rc_instr *i, unsigned flags) {
+  bool target = flags & RC_UNIF_TARGET;
   switch (i->op) {
-  case RC_OP_CALL: return rc_builtin_get((rc_builtin)i->pred)->divergent_source;
-  case RC_OP_ALLOCA: return true;
+  case RC_OP_CALL:
+    return rc_builtin_get((rc_builtin)i->pred)->divergent_source || (target && (i->iflags & RC_IF_VARYING));
+  case RC_OP_CALLFN: return true; /* reconv does not look into callees: their results may differ */
+  case RC_OP_OPAQUE: return i->iflags & RC_IF_VARYING;
+  case RC_OP_ALLOCA: return !target;
+  case RC_OP_LOAD: {
+    unsigned as = rc_type_addrspace((rc_type)i->ops[0]->type);
+    return target && (as == 0 || as == 5);
+  }
   case RC_OP_RGET: return i->u.reg && !i->u.reg->scalar;
   default: return false;
   }
@@ -327,7 +357,7 @@ static void build_effects(unif *s) {
       if (i->v.type != RC_VOID && i->v.id < nv) {
         s->def_block[i->v.id] = b;
         s->defs[ndefs++] = i->v.id;
-        if (is_source(i)) mark_value(s, i->v.id);
+        if (is_source(i, s->flags)) mark_value(s, i->v.id);
         allocas |= i->op == RC_OP_ALLOCA;
       }
       for (uint32_t o = 0; o < i->nops; o++) {
@@ -347,7 +377,12 @@ static void build_effects(unif *s) {
   for (uint32_t e = 0; e < pairs.len; e++) s->use[s->use_start[(pairs.data[e] >> 32) + 1]++] = (uint32_t)pairs.data[e];
   /* use_start[id] .. use_start[id + 1] now */
   rc_vec_free(&pairs);
-  if (allocas) private_loads(s);
+  if (allocas && !(s->flags & RC_UNIF_TARGET)) private_loads(s);
+  /* a device function's parameters differ between the threads of a call unless the module's
+   * analysis of its call sites (or the target's calling convention) says otherwise */
+  if (k->is_function)
+    for (uint32_t p = 0; p < k->nparams; p++)
+      if (!k->param_divergent || k->param_divergent[p]) mark_value(s, k->params[p]->id);
 }
 
 /* Value id became divergent: so do the values and branches its uses affect. */

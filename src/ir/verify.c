@@ -371,7 +371,7 @@ static bool check_instr(verifier *v, const rc_block *b, const rc_instr *i, uint3
   rc_type t = (rc_type)i->v.type;
   bool wave = k->level == RC_LEVEL_WAVE;
   if (op == RC_OP_NONE || op >= RC_OP_COUNT) return fail(v, b, i, "invalid opcode %u", (unsigned)op);
-  if (!check_shape(v, b, i) || !check_value_id(v, b, i, pos)) return false;
+  if (!check_shape(v, b, i) || (v->def_block && !check_value_id(v, b, i, pos))) return false;
   /* rule: Level rules — wave instructions and registers only in wave kernels, phis only in
    * thread kernels; checked before types so that the message names the real problem */
   switch (op) {
@@ -700,6 +700,19 @@ static void check_cfg(verifier *v) {
   free(mark_a);
   free(mark_b);
   rc_cfg_free(&g);
+}
+
+static void silent(void *user, const rc_diag *d) {
+  (void)user;
+  (void)d;
+}
+
+bool rc_instr_types_ok(const rc_kernel *k, const rc_instr *i) {
+  rc_ctx quiet;
+  rc_ctx_init(&quiet);
+  quiet.diag = silent;
+  verifier v = {&quiet, k, false, NULL, NULL};
+  return check_instr(&v, i->parent, i, 0) && !v.failed;
 }
 
 int rc_verify_kernel(rc_ctx *ctx, const rc_kernel *k) {

@@ -67,6 +67,10 @@ typedef struct bridge_query {
   const char *mangled; /* "_Z13get_global_idj" */
 } bridge_query;
 const bridge_query *bridge_query_table(uint32_t *n);
+/* The builtin a callee named s (n bytes; an OpenCL C function as clang mangles it, or an LLVM
+ * intrinsic) stands for, or -1; *nused: how many leading arguments it takes, *imm: its modifiers.
+ * The caller checks the types (rc_instr_types_ok). */
+int bridge_builtin_of(const char *s, size_t n, unsigned nargs, uint32_t *nused, int64_t *imm);
 
 /* ---- sources ------------------------------------------------------------------------------------ */
 
@@ -82,7 +86,7 @@ void bridge_diags_install(LLVMContextRef c, bridge_diags *d);
 
 /* Read path (.ll, .bc, .cl) into an LLVM module of context c, run the pass pipeline o->passes (in a
  * child process, so that a crash of LLVM's passes is an error, not a crash of reconv; the blocks it
- * inserted come back marked with reconv.flow / reconv.virtual metadata) and the scalarizer, and
+ * inserted come back marked with reconv.flow / reconv.virtual metadata), and
  * verify the result. *source receives the text of .ll/.cl files (for the run-spec comments and for
  * locating definitions), malloc'ed, or NULL for bitcode; the caller frees it also after a failure. */
 int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLVMContextRef c,
@@ -90,6 +94,12 @@ int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLV
 /* Run a new-pass-manager pipeline on m with a target machine for its triple when LLVM has that
  * target. Returns 0 or -1 after reporting (invalid pipeline, invalid result). */
 int bridge_run_passes(rc_ctx *ctx, const char *path, LLVMModuleRef m, const char *pipeline);
+
+/* Run LLVM's divergence analysis (print<divergence>, with the target machine) on m in a child
+ * process and collect its verdicts: per function (key), a malloc'ed array of one byte per block in
+ * the function's order, 1 when the block's terminator is divergent. Returns 0 or -1 after
+ * reporting. */
+int bridge_llvm_divergence(rc_ctx *ctx, const char *path, LLVMModuleRef m, ptrmap *verdicts);
 
 /* ---- run-spec comments ---------------------------------------------------------------------------- */
 
@@ -105,35 +115,13 @@ int bridge_scan_run_comments(rc_ctx *ctx, const char *path, const char *text, si
                              bridge_run_comments *out);
 void bridge_run_comments_free(bridge_run_comments *c);
 
-/* ---- import --------------------------------------------------------------------------------------- */
-
-/* What an LLVM value became. Most are one reconv value; vectors are one value per element;
- * the amdgcn dispatch and implicit-argument pointers are not values at all but bases that loads
- * at constant offsets turn into queries; cmpxchg is the pair (old value, expected value). */
-typedef enum imp_kind {
-  IMP_VALUE,
-  IMP_VECTOR,
-  IMP_DISPATCH_PTR,
-  IMP_IMPLICITARG_PTR,
-  IMP_CMPXCHG,
-  IMP_NOTHING, /* an instruction with no result that matters (lifetime markers, fences) */
-} imp_kind;
-
-typedef struct imported {
-  imp_kind kind;
-  rc_value *v;      /* IMP_VALUE; IMP_CMPXCHG: the old value */
-  rc_value *aux;    /* IMP_CMPXCHG: the expected value */
-  rc_value **elems; /* IMP_VECTOR */
-  uint32_t n;
-  int64_t offset;   /* IMP_*_PTR: byte offset from the base */
-} imported;
-
-/* A phi whose incoming values are filled in once every block is imported. */
-typedef struct imp_phi {
-  LLVMValueRef llvm;
-  rc_instr **phis; /* one per vector element (one for scalars), in im->tmp */
-  uint32_t n;
-} imp_phi;
+/* ---- import ---------------------------------------------------------------------------------------
+ * reconv's IR is a view of the LLVM module (docs/llvm.md, "The module stays the source of truth"):
+ * every function with a body becomes a kernel or device function, every block and instruction
+ * one block and instruction of the view that records where it came from (rc_block.origin,
+ * rc_instr.origin: its index + 1 in the function), with rc operand i standing for LLVM operand i.
+ * Constant expressions are computed by view instructions at the start of the entry block
+ * (RC_IF_VIEW); instructions reconv does not model are opaque. Export edits the module itself. */
 
 typedef struct importer {
   rc_ctx *ctx;
@@ -146,56 +134,61 @@ typedef struct importer {
   LLVMTargetDataRef td;
   rc_module *m;
   unsigned md_flow, md_guard, md_virtual, md_uniform, md_divergent, md_run;
-  /* per kernel */
+  bool amdgcn;       /* the target's divergence rules apply (docs/llvm.md, "Uniformity") */
+  ptrmap llvm_divergence; /* --llvm-divergence: function -> LLVM's verdict per block (or empty) */
+  ptrmap types;      /* LLVMTypeRef -> rc_type + 1 */
+  ptrmap functions;  /* LLVM function -> rc_kernel * (functions with a body that import) */
+  ptrmap globals;    /* LLVM global variable -> rc_global * */
+  /* per function */
   LLVMValueRef fn;
   rc_kernel *k;
-  rc_arena tmp;      /* imported records, freed after each kernel */
-  ptrmap values;     /* LLVMValueRef -> imported* */
-  ptrmap blocks;     /* LLVMBasicBlockRef -> rc_block* */
+  ptrmap values;     /* LLVM value -> rc_value * (arguments, instructions, constants) */
+  ptrmap blocks;     /* LLVMBasicBlockRef -> rc_block * */
   ptrmap slots;      /* unnamed LLVM values and blocks -> slot number + 1, as LLVM prints them */
-  rc_builder b;
-  rc_block *entry;
-  rc_instr *prologue_last; /* last instruction of the entry prologue (local memory, constants) */
+  rc_instr *prologue_last; /* the last view instruction at the start of the entry block */
   LLVMValueRef cur;  /* the instruction being imported, for diagnostics */
-  RC_VEC(imp_phi) phis;
-  uint8_t *reached;  /* per block id: reachable from the entry */
-  bool unreachable;  /* importing a block the entry does not reach: operands defined later in
-                        dead code read as undef */
+  uint32_t cur_index; /* its origin (index + 1) */
+  unsigned cur_op;   /* the operand being imported */
 } importer;
 
 /* Report an error about LLVM instruction/value `at` (may be NULL) with its source position (debug
- * info, or its definition in a .ll file) and text. Returns -1. */
-int imp_error(importer *im, LLVMValueRef at, const char *fmt, ...)
+ * info, or its definition in a .ll file) and text. Returns -1. With RC_SEV_WARNING, a warning. */
+int imp_report(importer *im, rc_severity sev, LLVMValueRef at, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 4, 5)))
 #endif
     ;
-/* A reconv value for a scalar LLVM operand (constants, arguments, globals, constant
- * expressions, imported instructions); NULL after an error. */
-rc_value *imp_scalar(importer *im, LLVMValueRef v);
-/* The elements of a vector operand; returns -1 after an error. */
-int imp_elems(importer *im, LLVMValueRef v, rc_value ***elems, uint32_t *n);
-imported *imp_lookup(importer *im, LLVMValueRef v);
-imported *imp_record(importer *im, LLVMValueRef v, imp_kind kind);
-void imp_set_value(importer *im, LLVMValueRef v, rc_value *rv);
+#define imp_error(im, at, ...) imp_report((im), RC_SEV_ERROR, (at), __VA_ARGS__)
+
+/* Types and constants (import_value.c). */
+/* The reconv type of an LLVM type: scalars, vectors, arrays and structs whose layout agrees with
+ * reconv's, or RC_TK_OTHER for what reconv only carries. */
+rc_type imp_type(importer *im, LLVMTypeRef t);
+/* Is v an operand reconv can represent as a value (argument, instruction, constant of a value
+ * type, imported global, constant expression of such)? */
+bool imp_representable(importer *im, LLVMValueRef v);
+/* The reconv value of a representable operand (constant expressions become view instructions in
+ * the entry block, recorded as operand im->cur_op of instruction im->cur_index). */
+rc_value *imp_operand(importer *im, LLVMValueRef v);
+/* The bytes of a constant initialiser of type t (alloc size of t), or false when it holds what
+ * reconv cannot write down (addresses). */
+bool imp_constant_bytes(importer *im, LLVMValueRef c, uint8_t *out, uint64_t size);
 /* Name rv after the LLVM value (when it has a name). */
 void imp_name(importer *im, rc_value *rv, LLVMValueRef from);
-/* The reconv type of a scalar LLVM type, or an error about `at`. */
-rc_type imp_type(importer *im, LLVMTypeRef t, LLVMValueRef at);
-/* Insert instructions into the entry prologue: run `fn` with im->b positioned there. */
-void imp_prologue_begin(importer *im, rc_builder *saved);
-void imp_prologue_end(importer *im, const rc_builder *saved);
-/* Address `base + offset` for a constant byte offset (no instruction when 0). */
-rc_value *imp_offset(importer *im, rc_value *base, int64_t offset, int64_t elem, const char *name);
-/* Compute a getelementptr (instruction or constant expression) as gep instructions. */
-rc_value *imp_gep(importer *im, LLVMValueRef gep, const char *name);
-/* A getelementptr with constant indices on an amdgcn dispatch/implicit-argument pointer. */
-int imp_special_gep(importer *im, LLVMValueRef gep, const imported *base);
 
-int imp_instr(importer *im, LLVMValueRef inst);   /* import_instr.c */
-int imp_call(importer *im, LLVMValueRef call);    /* import_call.c */
-/* Loads through the amdgcn dispatch/implicit-argument pointers (import_call.c). */
-int imp_special_load(importer *im, LLVMValueRef load, const imported *base);
+/* Instructions (import_instr.c): the view instruction of an LLVM instruction, with its operands
+ * still to fill (imp_fill_operands), appended to block b; NULL after an error. */
+rc_instr *imp_shell(importer *im, LLVMValueRef inst, rc_block *b);
+int imp_fill_operands(importer *im, LLVMValueRef inst, rc_instr *ri);
+/* Calls (import_call.c): the shell of a call: a builtin, a call of an imported function, or opaque. */
+rc_instr *imp_call_shell(importer *im, LLVMValueRef call, rc_type t);
+/* An opaque view of inst: every representable operand, flags from what LLVM says about it. */
+rc_instr *imp_opaque_shell(importer *im, LLVMValueRef inst, rc_type t);
+/* Which operands of an LLVM instruction the view instruction has: operand i of the view is LLVM
+ * operand map[i] (opaque instructions: cases; the rest: the first nops). */
+static inline int64_t imp_operand_number(const rc_instr *ri, uint32_t i) {
+  return ri->op == RC_OP_OPAQUE ? ri->cases[i] : (int64_t)i;
+}
 
 /* ---- export ---------------------------------------------------------------------------------------- */
 
@@ -208,6 +201,10 @@ typedef struct exporter {
   unsigned flat_as, local_as; /* address spaces of reconv's flat pointers and of local memory */
   LLVMTypeRef ptr;            /* i8 addrspace(flat_as)* */
   unsigned md_flow, md_guard, md_virtual, md_uniform, md_divergent, md_run;
+  LLVMValueRef *functions;   /* the origin module's functions and globals by index (origin - 1) */
+  uint32_t nfunctions;
+  LLVMValueRef *globals;
+  uint32_t nglobals;
   /* per kernel */
   const rc_kernel *k;
   LLVMValueRef fn;
@@ -223,6 +220,14 @@ LLVMTypeRef ex_type(exporter *ex, rc_type t);
 LLVMValueRef ex_value(exporter *ex, const rc_value *v);
 /* Emit a kernel body into ex->fn (whose parameters are already bound in ex->vals). */
 int ex_body(exporter *ex);
+/* Edit function fn of the origin module (a fresh copy) so that it is kernel k (export_inplace.c). */
+int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn);
+LLVMOpcode ex_llvm_opcode(rc_opcode op);
+LLVMIntPredicate ex_icmp_pred(rc_cmp c);
+LLVMRealPredicate ex_fcmp_pred(rc_cmp c);
+/* reconv's metadata on a terminator: the block's flags (!reconv.flow ...) and the branch's
+ * annotations (!reconv.uniform, !reconv.divergent). */
+void ex_annotate(exporter *ex, const rc_instr *i, LLVMValueRef term);
 /* Declaration of an OpenCL/intrinsic function in the module. */
 LLVMValueRef ex_function(exporter *ex, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
                          unsigned nparams, bool readnone, bool convergent);

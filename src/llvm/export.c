@@ -100,89 +100,45 @@ static LLVMValueRef synthesize(exporter *ex, const rc_kernel *k) {
   return fn;
 }
 
-/* The origin's kernel for k: same (sanitised) name and parameters of the same reconv types. */
-static LLVMValueRef origin_kernel(exporter *ex, const rc_kernel *k) {
-  for (LLVMValueRef f = LLVMGetFirstFunction(ex->lmod); f; f = LLVMGetNextFunction(f)) {
-    if (!bridge_is_kernel(ex->lmod, f)) continue;
-    size_t n;
-    const char *name = LLVMGetValueName2(f, &n);
-    rc_strbuf sb;
-    rc_sb_init(&sb);
-    bridge_sanitize(name, n, "k", &sb);
-    bool same = strcmp(sb.data, k->name) == 0;
-    rc_sb_free(&sb);
-    if (!same || LLVMCountParams(f) != k->nparams) continue;
-    for (uint32_t i = 0; i < k->nparams && same; i++)
-      same = bridge_scalar_type(LLVMTypeOf(LLVMGetParam(f, i))) == k->params[i]->type;
-    if (same) return f;
-  }
-  return NULL;
-}
-
-/* Attributes about memory effects held for the original body; reconv's transforms may add private
- * memory traffic (guard variables), so they are not carried over. */
-static bool memory_attribute(LLVMAttributeRef a) {
-  static const char *const names[] = {"readnone", "readonly", "writeonly", "argmemonly",
-                                      "inaccessiblememonly", "inaccessiblemem_or_argmemonly",
-                                      "speculatable"};
-  if (LLVMIsStringAttribute(a)) return false;
-  unsigned kind = LLVMGetEnumAttributeKind(a);
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (kind == LLVMGetEnumAttributeKindForName(names[i], strlen(names[i]))) return true;
-  return false;
-}
-
-static LLVMValueRef reuse(exporter *ex, LLVMValueRef old, const char *name) {
-  LLVMValueRef fn = LLVMAddFunction(ex->lmod, "", LLVMGlobalGetValueType(old));
-  LLVMSetFunctionCallConv(fn, LLVMGetFunctionCallConv(old));
-  LLVMSetLinkage(fn, LLVMGetLinkage(old));
-  LLVMSetVisibility(fn, LLVMGetVisibility(old));
-  unsigned np = LLVMCountParams(old);
-  for (long idx = -1; idx <= (long)np; idx++) {
-    LLVMAttributeIndex ai = idx < 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : (LLVMAttributeIndex)idx;
-    unsigned n = LLVMGetAttributeCountAtIndex(old, ai);
-    LLVMAttributeRef *attrs = rc_xcalloc(n ? n : 1, sizeof *attrs);
-    LLVMGetAttributesAtIndex(old, ai, attrs);
-    for (unsigned i = 0; i < n; i++)
-      if (!memory_attribute(attrs[i])) LLVMAddAttributeAtIndex(fn, ai, attrs[i]);
-    free(attrs);
-  }
-  size_t nmd = 0;
-  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(old, &nmd);
-  for (size_t i = 0; i < nmd; i++)
-    LLVMGlobalSetMetadata(fn, LLVMValueMetadataEntriesGetKind(md, (unsigned)i),
-                          LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
-  if (md) LLVMDisposeValueMetadataEntries(md);
-  LLVMReplaceAllUsesWith(old, fn);
-  LLVMDeleteFunction(old);
-  LLVMSetValueName2(fn, name, strlen(name));
-  return fn;
-}
-
-static int export_kernel(exporter *ex, const rc_kernel *k) {
-  LLVMValueRef old = origin_kernel(ex, k);
-  LLVMValueRef fn;
-  if (old) {
-    fn = reuse(ex, old, k->name);
-  } else {
-    LLVMValueRef clash = LLVMGetNamedFunction(ex->lmod, k->name);
-    if (clash) LLVMSetValueName2(clash, "", 0); /* an incompatible original goes later */
-    fn = synthesize(ex, k);
-  }
+/* A kernel with no function of its own in the origin module (written in .rir, generated, or a
+ * copy of an imported one) gets a new function, its body built by export_instr.c. */
+static int synthesize_kernel(exporter *ex, const rc_kernel *k) {
+  LLVMValueRef clash = LLVMGetNamedFunction(ex->lmod, k->name);
+  if (clash) LLVMSetValueName2(clash, "", 0); /* the new one takes the name */
+  LLVMValueRef fn = synthesize(ex, k);
   for (uint32_t i = 0; i < k->nparams; i++)
     if (k->params[i]->name) LLVMSetValueName2(LLVMGetParam(fn, i), k->params[i]->name, strlen(k->params[i]->name));
   if (k->run_spec) {
     LLVMMetadataRef s = md_string(ex, k->run_spec);
     LLVMGlobalSetMetadata(fn, ex->md_run, LLVMMDNodeInContext2(ex->lctx, &s, 1));
-  } else {
-    LLVMGlobalEraseMetadata(fn, ex->md_run);
   }
   ex->k = k;
   ex->fn = fn;
   return ex_body(ex);
 }
 
-/* Remove the original kernels that were not exported and whatever became unused. */
+static bool has_metadata(LLVMValueRef fn, unsigned kind) {
+  size_t n = 0;
+  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(fn, &n);
+  bool has = false;
+  for (size_t i = 0; i < n; i++) has |= LLVMValueMetadataEntriesGetKind(md, (unsigned)i) == kind;
+  if (md) LLVMDisposeValueMetadataEntries(md);
+  return has;
+}
+
+/* The origin module's functions and globals by position, as the importer numbered them. */
+static void index_module(exporter *ex) {
+  RC_VEC(LLVMValueRef) f = {0}, g = {0};
+  for (LLVMValueRef v = LLVMGetFirstFunction(ex->lmod); v; v = LLVMGetNextFunction(v)) rc_vec_push(&f, v);
+  for (LLVMValueRef v = LLVMGetFirstGlobal(ex->lmod); v; v = LLVMGetNextGlobal(v)) rc_vec_push(&g, v);
+  ex->functions = f.data;
+  ex->nfunctions = f.len;
+  ex->globals = g.data;
+  ex->nglobals = g.len;
+}
+
+/* When one kernel is exported: remove the other kernels, and whatever became unused (internal
+ * functions and globals, declarations). */
 static void prune(exporter *ex, LLVMValueRef *exported, uint32_t n) {
   for (LLVMValueRef f = LLVMGetFirstFunction(ex->lmod), next; f; f = next) {
     next = LLVMGetNextFunction(f);
@@ -193,6 +149,14 @@ static void prune(exporter *ex, LLVMValueRef *exported, uint32_t n) {
   bool changed = true;
   while (changed) {
     changed = false;
+    for (LLVMValueRef f = LLVMGetFirstFunction(ex->lmod), next; f; f = next) {
+      next = LLVMGetNextFunction(f);
+      LLVMLinkage l = LLVMGetLinkage(f);
+      if (!LLVMIsDeclaration(f) && (l == LLVMInternalLinkage || l == LLVMPrivateLinkage) && !LLVMGetFirstUse(f)) {
+        LLVMDeleteFunction(f);
+        changed = true;
+      }
+    }
     for (LLVMValueRef g = LLVMGetFirstGlobal(ex->lmod), next; g; g = next) {
       next = LLVMGetNextGlobal(g);
       LLVMLinkage l = LLVMGetLinkage(g);
@@ -219,7 +183,8 @@ static LLVMModuleRef open_module(exporter *ex, const rc_module *m) {
     bool bad = LLVMParseBitcodeInContext2(ex->lctx, buf, &mod);
     LLVMDisposeMemoryBuffer(buf);
     if (!bad) {
-      LLVMStripModuleDebugInfo(mod); /* the new bodies have no locations */
+      /* as LLVM's tools name a module they read: after the file */
+      if (m->filename) LLVMSetModuleIdentifier(mod, m->filename, strlen(m->filename));
       return mod;
     }
   }
@@ -261,16 +226,39 @@ int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *o
   ex.md_divergent = LLVMGetMDKindIDInContext(ex.lctx, "reconv.divergent", 16);
   ex.md_run = LLVMGetMDKindIDInContext(ex.lctx, "reconv.run", 10);
   ex.b = LLVMCreateBuilderInContext(ex.lctx);
+  index_module(&ex);
   LLVMValueRef *exported = rc_xcalloc(m->nkernels ? m->nkernels : 1, sizeof *exported);
+  bool *claimed = rc_xcalloc(ex.nfunctions + 1, sizeof *claimed);
   uint32_t nexported = 0;
   int rc = 0;
+  rc_strbuf runs; /* the run specifications, as comments of the text (the module keeps its metadata) */
+  rc_sb_init(&runs);
   for (uint32_t i = 0; i < m->nkernels && rc == 0; i++) {
-    if (opts && opts->only && opts->only != m->kernels[i]) continue;
-    rc = export_kernel(&ex, m->kernels[i]);
+    const rc_kernel *k = m->kernels[i];
+    if (opts && opts->only && opts->only != k && !k->is_function) continue;
+    if (m->origin && k->origin && k->origin <= ex.nfunctions && !claimed[k->origin - 1]) {
+      claimed[k->origin - 1] = true;
+      ex.fn = ex.functions[k->origin - 1];
+      rc = ex_inplace(&ex, k, ex.fn);
+      if (k->run_spec && !has_metadata(ex.fn, ex.md_run)) {
+        if (opts && opts->bitcode) {
+          LLVMMetadataRef spec = md_string(&ex, k->run_spec);
+          LLVMGlobalSetMetadata(ex.fn, ex.md_run, LLVMMDNodeInContext2(ex.lctx, &spec, 1));
+        } else {
+          size_t n;
+          rc_sb_printf(&runs, "; reconv-run(%s): %s\n", LLVMGetValueName2(ex.fn, &n), k->run_spec);
+        }
+      }
+    } else if (k->is_function && m->origin) {
+      continue; /* a copy of a device function: the original serves the calls */
+    } else {
+      rc = synthesize_kernel(&ex, k);
+    }
     exported[nexported++] = ex.fn;
   }
+  free(claimed);
   if (rc == 0) {
-    prune(&ex, exported, nexported);
+    if (opts && opts->only) prune(&ex, exported, nexported);
     char *msg = NULL;
     if (LLVMVerifyModule(ex.lmod, LLVMReturnStatusAction, &msg)) {
       rc = rc_report(ctx, RC_SEV_ERROR, m->filename, 0, 0,
@@ -283,13 +271,18 @@ int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *o
       LLVMDisposeMemoryBuffer(buf);
     } else {
       char *s = LLVMPrintModuleToString(ex.lmod);
-      *data = rc_xstrdup(s);
-      *len = strlen(s);
+      rc_sb_puts(&runs, s);
+      *data = runs.data;
+      *len = runs.len;
+      runs.data = NULL;
       LLVMDisposeMessage(s);
     }
     LLVMDisposeMessage(msg);
   }
+  rc_sb_free(&runs);
   free(exported);
+  free(ex.functions);
+  free(ex.globals);
   LLVMDisposeBuilder(ex.b);
   LLVMDisposeModule(ex.lmod);
   LLVMContextDispose(ex.lctx);

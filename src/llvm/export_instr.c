@@ -205,7 +205,7 @@ static LLVMValueRef emit_call(exporter *ex, const rc_instr *i, const char *name)
 
 /* ---- instructions ---------------------------------------------------------------------------------------- */
 
-static LLVMOpcode llvm_opcode(rc_opcode op) {
+LLVMOpcode ex_llvm_opcode(rc_opcode op) {
   static const LLVMOpcode map[RC_OP_COUNT] = {
       [RC_OP_ADD] = LLVMAdd, [RC_OP_SUB] = LLVMSub, [RC_OP_MUL] = LLVMMul, [RC_OP_SDIV] = LLVMSDiv,
       [RC_OP_UDIV] = LLVMUDiv, [RC_OP_SREM] = LLVMSRem, [RC_OP_UREM] = LLVMURem, [RC_OP_AND] = LLVMAnd,
@@ -215,11 +215,11 @@ static LLVMOpcode llvm_opcode(rc_opcode op) {
       [RC_OP_SEXT] = LLVMSExt, [RC_OP_FPTRUNC] = LLVMFPTrunc, [RC_OP_FPEXT] = LLVMFPExt,
       [RC_OP_FPTOSI] = LLVMFPToSI, [RC_OP_FPTOUI] = LLVMFPToUI, [RC_OP_SITOFP] = LLVMSIToFP,
       [RC_OP_UITOFP] = LLVMUIToFP, [RC_OP_PTRTOINT] = LLVMPtrToInt, [RC_OP_INTTOPTR] = LLVMIntToPtr,
-      [RC_OP_BITCAST] = LLVMBitCast};
+      [RC_OP_BITCAST] = LLVMBitCast, [RC_OP_ADDRSPACECAST] = LLVMAddrSpaceCast};
   return map[op];
 }
 
-static LLVMIntPredicate icmp_pred(rc_cmp c) {
+LLVMIntPredicate ex_icmp_pred(rc_cmp c) {
   static const LLVMIntPredicate map[] = {
       [RC_CMP_EQ] = LLVMIntEQ, [RC_CMP_NE] = LLVMIntNE, [RC_CMP_SLT] = LLVMIntSLT, [RC_CMP_SLE] = LLVMIntSLE,
       [RC_CMP_SGT] = LLVMIntSGT, [RC_CMP_SGE] = LLVMIntSGE, [RC_CMP_ULT] = LLVMIntULT, [RC_CMP_ULE] = LLVMIntULE,
@@ -227,7 +227,7 @@ static LLVMIntPredicate icmp_pred(rc_cmp c) {
   return map[c];
 }
 
-static LLVMRealPredicate fcmp_pred(rc_cmp c) {
+LLVMRealPredicate ex_fcmp_pred(rc_cmp c) {
   static const LLVMRealPredicate map[RC_CMP_COUNT] = {
       [RC_CMP_OEQ] = LLVMRealOEQ, [RC_CMP_ONE] = LLVMRealONE, [RC_CMP_OLT] = LLVMRealOLT,
       [RC_CMP_OLE] = LLVMRealOLE, [RC_CMP_OGT] = LLVMRealOGT, [RC_CMP_OGE] = LLVMRealOGE,
@@ -268,7 +268,7 @@ static LLVMValueRef emit_localmem(exporter *ex, const rc_instr *i, const char *n
   return LLVMConstPointerCast(g, ex->ptr);
 }
 
-static void annotate(exporter *ex, const rc_instr *i, LLVMValueRef term) {
+void ex_annotate(exporter *ex, const rc_instr *i, LLVMValueRef term) {
   LLVMValueRef empty = LLVMMetadataAsValue(ex->lctx, LLVMMDNodeInContext2(ex->lctx, NULL, 0));
   uint32_t bf = i->parent->bflags;
   if (bf & RC_BLOCK_FLOW) LLVMSetMetadata(term, ex->md_flow, empty);
@@ -315,14 +315,14 @@ static int emit(exporter *ex, const rc_instr *i) {
   LLVMValueRef r = NULL;
   if (rc_opcode_is_terminator(op)) {
     if (op == RC_OP_BREXECZ) goto wave;
-    annotate(ex, i, emit_terminator(ex, i));
+    ex_annotate(ex, i, emit_terminator(ex, i));
     return 0;
   }
   if (op == RC_OP_ANDN) {
     LLVMValueRef y = LLVMBuildNot(b, ex_value(ex, i->ops[1]), "");
     r = LLVMBuildAnd(b, ex_value(ex, i->ops[0]), y, name);
   } else if (rc_opcode_is_int_binop(op) || rc_opcode_is_float_binop(op)) {
-    r = LLVMBuildBinOp(b, llvm_opcode(op), ex_value(ex, i->ops[0]), ex_value(ex, i->ops[1]), name);
+    r = LLVMBuildBinOp(b, ex_llvm_opcode(op), ex_value(ex, i->ops[0]), ex_value(ex, i->ops[1]), name);
   } else if (op == RC_OP_BITCAST && (i->v.type == RC_PTR || i->ops[0]->type == RC_PTR)) {
     /* reconv lets 64-bit values and pointers be bit casts of each other; LLVM says so this way */
     LLVMValueRef x = ex_value(ex, i->ops[0]);
@@ -330,15 +330,15 @@ static int emit(exporter *ex, const rc_instr *i) {
         : i->v.type == RC_PTR        ? LLVMBuildIntToPtr(b, x, t, name)
                                      : LLVMBuildPtrToInt(b, x, t, name);
   } else if (rc_opcode_is_cast(op)) {
-    r = LLVMBuildCast(b, llvm_opcode(op), ex_value(ex, i->ops[0]), t, name);
+    r = LLVMBuildCast(b, ex_llvm_opcode(op), ex_value(ex, i->ops[0]), t, name);
   } else {
     switch (op) {
     case RC_OP_FNEG: r = LLVMBuildFNeg(b, ex_value(ex, i->ops[0]), name); break;
     case RC_OP_ICMP:
-      r = LLVMBuildICmp(b, icmp_pred((rc_cmp)i->pred), ex_value(ex, i->ops[0]), ex_value(ex, i->ops[1]), name);
+      r = LLVMBuildICmp(b, ex_icmp_pred((rc_cmp)i->pred), ex_value(ex, i->ops[0]), ex_value(ex, i->ops[1]), name);
       break;
     case RC_OP_FCMP:
-      r = LLVMBuildFCmp(b, fcmp_pred((rc_cmp)i->pred), ex_value(ex, i->ops[0]), ex_value(ex, i->ops[1]), name);
+      r = LLVMBuildFCmp(b, ex_fcmp_pred((rc_cmp)i->pred), ex_value(ex, i->ops[0]), ex_value(ex, i->ops[1]), name);
       break;
     case RC_OP_SELECT:
       r = LLVMBuildSelect(b, ex_value(ex, i->ops[0]), ex_value(ex, i->ops[1]), ex_value(ex, i->ops[2]), name);

@@ -1,12 +1,10 @@
-/* LLVM IR -> reconv IR: the module, its kernels, parameters and blocks, and diagnostics.
- *
- * LLVM IR maps onto reconv IR almost one to one (DESIGN.md): SSA values with phis, two-way branches,
- * switch, ret, unreachable. What differs is bridged in import_value.c (operands: constants, globals,
- * constant expressions, getelementptr), import_instr.c and import_call.c. Vectors are scalarised
- * by LLVM's scalarizer before import; what is left is taken apart element by element.
- * Instructions are imported in reverse post-order so that every operand is imported before its use
- * (SSA dominance); phis get their incoming values at the end. Blocks the entry cannot reach are
- * kept; in them, operands defined later read as undef. */
+/* LLVM module -> reconv module, as a view (bridge.h, "import"; docs/llvm.md): its global
+ * variables, and every function with a body — kernels and device functions — with blocks and
+ * instructions one to one, each recording where it came from, so that export edits the module
+ * itself. A function reconv cannot represent (a terminator such as invoke or indirectbr, a
+ * parameter of a type reconv only carries) is left out with a warning and passes through export
+ * untouched; calls of it are opaque. Also the diagnostics of the LLVM path, and the `reconv-run`
+ * comments. */
 #include "bridge.h"
 
 #include <llvm-c/BitWriter.h>
@@ -87,7 +85,7 @@ static bool ll_find_def(const importer *im, LLVMValueRef v, uint32_t *line, uint
   return false;
 }
 
-int imp_error(importer *im, LLVMValueRef at, const char *fmt, ...) {
+int imp_report(importer *im, rc_severity sev, LLVMValueRef at, const char *fmt, ...) {
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -117,7 +115,7 @@ int imp_error(importer *im, LLVMValueRef at, const char *fmt, ...) {
   if (im->fn) {
     size_t n;
     const char *fname = LLVMGetValueName2(im->fn, &n);
-    rc_sb_printf(&sb, "kernel @%.*s: ", (int)n, fname);
+    rc_sb_printf(&sb, "%s @%.*s: ", im->k && im->k->is_function ? "function" : "kernel", (int)n, fname);
   }
   rc_sb_puts(&sb, msg);
   if (at && LLVMIsAInstruction(at)) {
@@ -125,7 +123,7 @@ int imp_error(importer *im, LLVMValueRef at, const char *fmt, ...) {
     rc_sb_printf(&sb, ": `%s`", text);
     free(text);
   }
-  rc_report(im->ctx, RC_SEV_ERROR, file, line, col, "%s", sb.data);
+  rc_report(im->ctx, sev, file, line, col, "%s", sb.data);
   rc_sb_free(&sb);
   free(dbgfile);
   return -1;
@@ -203,188 +201,186 @@ static char *metadata_run_spec(importer *im, LLVMValueRef fn) {
   return spec;
 }
 
-static int import_params(importer *im) {
-  unsigned np = LLVMCountParams(im->fn);
-  for (unsigned i = 0; i < np; i++) {
-    LLVMValueRef a = LLVMGetParam(im->fn, i);
-    rc_type t = bridge_scalar_type(LLVMTypeOf(a));
-    if (t == RC_VOID) {
-      char *s = LLVMPrintTypeToString(LLVMTypeOf(a));
-      imp_error(im, a, "parameter %u has type %s, which reconv does not support (scalars and "
-                       "pointers only)", i + 1, s);
-      LLVMDisposeMessage(s);
-      return -1;
+/* A name for an LLVM value in reconv's alphabet: sanitised, unique among the module's kernels,
+ * functions and globals (they share the `@` names of the text form). */
+static const char *global_name(importer *im, LLVMValueRef v, const char *prefix) {
+  size_t n;
+  const char *name = LLVMGetValueName2(v, &n);
+  rc_strbuf base;
+  rc_sb_init(&base);
+  if (n) bridge_sanitize(name, n, prefix, &base);
+  else rc_sb_printf(&base, "%s", prefix);
+  rc_strbuf sb;
+  rc_sb_init(&sb);
+  rc_sb_puts(&sb, base.data);
+  for (unsigned i = 1; rc_module_find_kernel(im->m, sb.data) || rc_module_find_global(im->m, sb.data); i++) {
+    sb.len = 0;
+    rc_sb_printf(&sb, "%s_%u", base.data, i);
+  }
+  const char *r = rc_arena_strdup(&im->m->arena, sb.data);
+  rc_sb_free(&sb);
+  rc_sb_free(&base);
+  return r;
+}
+
+/* ---- globals ---------------------------------------------------------------------------------------- */
+
+static void import_globals(importer *im) {
+  uint32_t index = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(im->lmod); g; g = LLVMGetNextGlobal(g)) {
+    index++;
+    rc_type vt = imp_type(im, LLVMGlobalGetValueType(g));
+    unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
+    uint64_t size = rc_type_is_value(im->m, vt) ? rc_type_alloc_size(im->m, vt) : 0;
+    if (!size || size > ((uint64_t)1 << 30) || as > 255) continue; /* operands using it are opaque */
+    uint8_t *init = NULL;
+    LLVMValueRef c = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
+    if (c && !LLVMIsAUndefValue(c) && !LLVMIsAConstantAggregateZero(c)) {
+      init = rc_xmalloc(size);
+      if (!imp_constant_bytes(im, c, init, size))
+        imp_report(im, RC_SEV_WARNING, NULL, "global @%s: its initialiser holds addresses, which reconv's "
+                   "simulators read as zero", LLVMGetValueName2(g, &(size_t){0}));
     }
-    rc_value *p = rc_kernel_add_param(im->k, t, NULL);
+    rc_global *rg = rc_global_new(im->m, global_name(im, g, "g"), vt, as, LLVMIsGlobalConstant(g), init);
+    free(init);
+    if (!rg) continue;
+    rg->origin = index;
+    ptrmap_put(&im->globals, g, rg);
+  }
+}
+
+/* ---- functions --------------------------------------------------------------------------------------- */
+
+/* Why reconv leaves function f alone, or NULL when it imports it. */
+static const char *unsupported(importer *im, LLVMValueRef f, char *buf, size_t len) {
+  unsigned np = LLVMCountParams(f);
+  for (unsigned i = 0; i < np; i++) {
+    rc_type t = imp_type(im, LLVMTypeOf(LLVMGetParam(f, i)));
+    if (!rc_type_is_value(im->m, t)) {
+      snprintf(buf, len, "parameter %u has type %s, which reconv does not represent", i + 1, rc_type_str(im->m, t));
+      return buf;
+    }
+  }
+  rc_type rt = imp_type(im, LLVMGetReturnType(LLVMGlobalGetValueType(f)));
+  if (rt != RC_VOID && !rc_type_is_value(im->m, rt)) {
+    snprintf(buf, len, "its result has type %s, which reconv does not represent", rc_type_str(im->m, rt));
+    return buf;
+  }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    LLVMOpcode op = t ? LLVMGetInstructionOpcode(t) : LLVMUnreachable;
+    bool ok = t && (op == LLVMRet || op == LLVMBr || op == LLVMUnreachable ||
+                    (op == LLVMSwitch && LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(t, 0))) <= 64));
+    if (!ok) {
+      char *text = t ? bridge_value_text(t) : NULL;
+      snprintf(buf, len, "reconv does not model the terminator `%s`", text ? text : "(none)");
+      free(text);
+      return buf;
+    }
+  }
+  return NULL;
+}
+
+/* The kernel or device function for f, with its parameters (the body comes later, so that calls
+ * can refer to every function). */
+static rc_kernel *declare_function(importer *im, LLVMValueRef f, uint32_t index) {
+  bool kernel = bridge_is_kernel(im->lmod, f);
+  const char *name = global_name(im, f, kernel ? "k" : "f");
+  rc_type rt = imp_type(im, LLVMGetReturnType(LLVMGlobalGetValueType(f)));
+  rc_kernel *k = kernel ? rc_kernel_new(im->m, name) : rc_function_new(im->m, name, rt);
+  k->origin = index;
+  im->fn = f;
+  im->k = k;
+  unsigned np = LLVMCountParams(f);
+  if (!kernel) k->param_divergent = rc_arena_alloc(&im->m->arena, np ? np : 1);
+  unsigned inreg = LLVMGetEnumAttributeKindForName("inreg", 5);
+  for (unsigned i = 0; i < np; i++) {
+    LLVMValueRef a = LLVMGetParam(f, i);
+    rc_value *p = rc_kernel_add_param(k, imp_type(im, LLVMTypeOf(a)), NULL);
     size_t n;
-    const char *name = LLVMGetValueName2(a, &n);
-    char *meta = n ? NULL : kernel_arg_name(im, i);
+    const char *pname = LLVMGetValueName2(a, &n);
+    char *meta = n || !kernel ? NULL : kernel_arg_name(im, i);
     rc_strbuf sb;
     rc_sb_init(&sb);
-    if (n) bridge_sanitize(name, n, "v", &sb);
+    if (n) bridge_sanitize(pname, n, "v", &sb);
     else if (meta) bridge_sanitize(meta, strlen(meta), "v", &sb);
     else rc_sb_printf(&sb, "arg%u", i);
-    bridge_name_value(im->k, p, sb.data);
+    bridge_name_value(k, p, sb.data);
     rc_sb_free(&sb);
     free(meta);
-    imp_set_value(im, a, p);
+    /* a device function's arguments differ between the threads of a call unless passed in scalar
+     * registers (amdgcn's `inreg`): the target's view, refined by the module's uniformity */
+    if (!kernel) k->param_divergent[i] = !LLVMGetEnumAttributeAtIndex(f, i + 1, inreg);
   }
-  return 0;
+  im->fn = NULL;
+  im->k = NULL;
+  return k;
 }
 
-static rc_block *block_of(importer *im, LLVMBasicBlockRef bb) {
-  return ptrmap_get(&im->blocks, bb);
+/* Block flags and branch annotations written by reconv's export (metadata on the terminator), or
+ * LLVM's own verdict when asked for (--llvm-divergence). */
+static void read_annotations(importer *im, LLVMValueRef term, rc_block *b, rc_instr *t) {
+  if (LLVMGetMetadata(term, im->md_flow)) b->bflags |= RC_BLOCK_FLOW;
+  if (LLVMGetMetadata(term, im->md_guard)) b->bflags |= RC_BLOCK_GUARD;
+  if (LLVMGetMetadata(term, im->md_virtual)) b->bflags |= RC_BLOCK_VIRTUAL;
+  if (!t || (t->op != RC_OP_BR && t->op != RC_OP_SWITCH)) return;
+  const uint8_t *llvm = ptrmap_get(&im->llvm_divergence, im->fn);
+  if (llvm) t->iflags |= llvm[b->origin - 1] ? RC_IF_DIVERGENT : RC_IF_UNIFORM;
+  else if (LLVMGetMetadata(term, im->md_uniform)) t->iflags |= RC_IF_UNIFORM;
+  else if (LLVMGetMetadata(term, im->md_divergent)) t->iflags |= RC_IF_DIVERGENT;
 }
 
-/* Reverse post-order of the blocks reachable from the entry (iterative DFS). */
-static uint32_t reverse_postorder(importer *im, LLVMBasicBlockRef *bbs, uint32_t n, uint32_t *order) {
-  uint8_t *state = rc_xcalloc(n ? n : 1, 1);
-  uint32_t *stack = rc_xmalloc((n ? n : 1) * sizeof *stack), *next = rc_xcalloc(n ? n : 1, sizeof *next);
-  uint32_t sp = 0, post = 0;
-  stack[sp++] = 0;
-  state[0] = 1;
-  while (sp) {
-    uint32_t b = stack[sp - 1];
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(bbs[b]);
-    unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
-    if (next[b] < ns) {
-      rc_block *s = block_of(im, LLVMGetSuccessor(term, next[b]++));
-      if (!state[s->id]) {
-        state[s->id] = 1;
-        stack[sp++] = s->id;
-      }
-    } else {
-      order[post++] = b;
-      sp--;
-    }
-  }
-  for (uint32_t i = 0; i < post / 2; i++) {
-    uint32_t t = order[i];
-    order[i] = order[post - 1 - i];
-    order[post - 1 - i] = t;
-  }
-  free(state);
-  free(stack);
-  free(next);
-  return post;
-}
-
-static int fill_phis(importer *im) {
-  for (uint32_t p = 0; p < im->phis.len; p++) {
-    imp_phi *ph = &im->phis.data[p];
-    im->cur = ph->llvm;
-    unsigned n = LLVMCountIncoming(ph->llvm);
-    for (unsigned i = 0; i < n; i++) {
-      rc_block *from = block_of(im, LLVMGetIncomingBlock(ph->llvm, i));
-      if (rc_phi_index_of(ph->phis[0], from) >= 0) continue; /* LLVM lists each edge */
-      LLVMValueRef v = LLVMGetIncomingValue(ph->llvm, i);
-      im->unreachable = !im->reached[from->id]; /* dead predecessors may miss values */
-      if (ph->n == 1 && LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind) {
-        rc_value *rv = imp_scalar(im, v);
-        if (!rv) return -1;
-        rc_phi_add_incoming(ph->phis[0], rv, from);
-      } else {
-        rc_value **e;
-        uint32_t ne;
-        if (imp_elems(im, v, &e, &ne)) return -1;
-        for (uint32_t j = 0; j < ph->n; j++) rc_phi_add_incoming(ph->phis[j], e[j], from);
-      }
-    }
-  }
-  im->unreachable = false;
-  return 0;
-}
-
-/* Source positions of the instructions built for one LLVM instruction: its line in the .cl file
- * when clang's line tables say so and the module came from that file. */
-static void set_positions(importer *im, LLVMValueRef inst, rc_block *b, rc_instr *after) {
-  unsigned line = LLVMGetDebugLocLine(inst);
-  if (!line) return;
-  unsigned n = 0;
-  const char *f = LLVMGetDebugLocFilename(inst, &n);
-  if (!f || strlen(im->path) != n || memcmp(f, im->path, n) != 0) return;
-  for (rc_instr *i = after ? after->next : b->first; i; i = i->next) {
-    i->line = line;
-    i->col = LLVMGetDebugLocColumn(inst);
-  }
-}
-
-static int import_kernel(importer *im, LLVMValueRef fn) {
-  im->fn = fn;
-  size_t n;
-  const char *fname = LLVMGetValueName2(fn, &n);
-  rc_strbuf kname;
-  rc_sb_init(&kname);
-  bridge_sanitize(fname, n, "k", &kname);
-  im->k = rc_kernel_new(im->m, kname.data);
-  for (unsigned i = 1; !im->k; i++) {
-    rc_strbuf alt;
-    rc_sb_init(&alt);
-    rc_sb_printf(&alt, "%s_%u", kname.data, i);
-    im->k = rc_kernel_new(im->m, alt.data);
-    rc_sb_free(&alt);
-  }
-  rc_sb_free(&kname);
-  rc_arena_init(&im->tmp);
+/* The body of f: blocks one to one, then instructions in two passes (import_instr.c). */
+static int import_body(importer *im, LLVMValueRef f, rc_kernel *k) {
+  im->fn = f;
+  im->k = k;
   ptrmap_init(&im->values);
   ptrmap_init(&im->blocks);
   ptrmap_init(&im->slots);
   im->prologue_last = NULL;
-  im->phis.len = 0;
   im->cur = NULL;
-  int rc = -1;
   number_slots(im);
-  if (import_params(im)) goto done;
-
-  uint32_t nb = LLVMCountBasicBlocks(fn);
-  LLVMBasicBlockRef *bbs = rc_xmalloc(nb * sizeof *bbs);
-  LLVMGetBasicBlocks(fn, bbs);
-  for (uint32_t i = 0; i < nb; i++) {
-    LLVMGetValueName2(LLVMBasicBlockAsValue(bbs[i]), &n);
-    rc_strbuf bname;
-    rc_sb_init(&bname);
-    if (n) bridge_sanitize(LLVMGetValueName2(LLVMBasicBlockAsValue(bbs[i]), &n), n, "bb", &bname);
-    else rc_sb_printf(&bname, "bb%lu", (unsigned long)((uintptr_t)ptrmap_get(&im->slots, bbs[i]) - 1));
-    rc_block *b = rc_block_new(im->k, bname.data);
-    ptrmap_put(&im->blocks, bbs[i], b);
-    rc_sb_free(&bname);
+  for (uint32_t i = 0; i < k->nparams; i++) ptrmap_put(&im->values, LLVMGetParam(f, i), k->params[i]);
+  uint32_t nb = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    size_t n;
+    const char *bname = LLVMGetValueName2(LLVMBasicBlockAsValue(bb), &n);
+    rc_strbuf sb;
+    rc_sb_init(&sb);
+    if (n) bridge_sanitize(bname, n, "bb", &sb);
+    else rc_sb_printf(&sb, "bb%lu", (unsigned long)((uintptr_t)ptrmap_get(&im->slots, bb) - 1));
+    rc_block *b = rc_block_new(k, sb.data);
+    b->origin = ++nb;
+    ptrmap_put(&im->blocks, bb, b);
+    rc_sb_free(&sb);
   }
-  im->entry = im->k->blocks[0];
-  uint32_t *order = rc_xmalloc(nb * sizeof *order);
-  uint32_t nreach = reverse_postorder(im, bbs, nb, order);
-  uint8_t *reached = rc_xcalloc(nb, 1);
-  im->reached = reached;
-  for (uint32_t i = 0; i < nreach; i++) reached[order[i]] = 1;
-  for (uint32_t i = 0, j = nreach; i < nb; i++)
-    if (!reached[i]) order[j++] = i; /* dead blocks last, in their order */
-  bool ok = true;
-  for (uint32_t oi = 0; oi < nb && ok; oi++) {
-    uint32_t bi = order[oi];
-    rc_block *b = im->k->blocks[bi];
-    im->unreachable = !reached[bi];
-    rc_builder_at_end(&im->b, b);
-    for (LLVMValueRef inst = LLVMGetFirstInstruction(bbs[bi]); inst && ok;
-         inst = LLVMGetNextInstruction(inst)) {
-      if (imp_lookup(im, inst)) continue; /* folded into an earlier instruction */
-      rc_instr *mark = b->last;
+  RC_VEC(LLVMValueRef) insts = {0};
+  RC_VEC(rc_instr *) shells = {0};
+  int rc = 0;
+  uint32_t index = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && rc == 0; bb = LLVMGetNextBasicBlock(bb)) {
+    rc_block *b = ptrmap_get(&im->blocks, bb);
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
       im->cur = inst;
-      ok = imp_instr(im, inst) == 0;
-      if (ok) set_positions(im, inst, b, mark);
+      im->cur_index = ++index;
+      rc_instr *ri = imp_shell(im, inst, b);
+      if (!ri) {
+        rc = -1;
+        break;
+      }
+      rc_vec_push(&insts, inst);
+      rc_vec_push(&shells, ri);
+      if (LLVMIsATerminatorInst(inst)) read_annotations(im, inst, b, ri);
     }
   }
-  im->unreachable = false;
-  if (ok && fill_phis(im) == 0) rc = 0;
-  im->reached = NULL;
-  free(reached);
-  free(order);
-  free(bbs);
-done:
+  for (uint32_t i = 0; i < insts.len && rc == 0; i++) rc = imp_fill_operands(im, insts.data[i], shells.data[i]);
+  rc_vec_free(&insts);
+  rc_vec_free(&shells);
   ptrmap_free(&im->values);
   ptrmap_free(&im->blocks);
   ptrmap_free(&im->slots);
-  rc_arena_free(&im->tmp);
-  rc_vec_free(&im->phis);
   im->fn = NULL;
+  im->k = NULL;
   return rc;
 }
 
@@ -399,6 +395,7 @@ static int apply_run_specs(importer *im, const bridge_run_comments *rcs, LLVMVal
     if (!c->kernel) continue;
     bool found = false;
     for (uint32_t k = 0; k < im->m->nkernels; k++) {
+      if (im->m->kernels[k]->is_function) continue;
       size_t n;
       const char *name = LLVMGetValueName2(fns[k], &n);
       if (strlen(c->kernel) == n && memcmp(name, c->kernel, n) == 0) {
@@ -413,7 +410,7 @@ static int apply_run_specs(importer *im, const bridge_run_comments *rcs, LLVMVal
   for (uint32_t i = 0; i < rcs->len && rc == 0; i++)
     if (!rcs->data[i].kernel)
       for (uint32_t k = 0; k < im->m->nkernels; k++)
-        if (!named[k]) rc_kernel_set_run_spec(im->m->kernels[k], rcs->data[i].spec);
+        if (!named[k] && !im->m->kernels[k]->is_function) rc_kernel_set_run_spec(im->m->kernels[k], rcs->data[i].spec);
   free(named);
   return rc;
 }
@@ -457,35 +454,60 @@ rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_impo
   im.md_run = LLVMGetMDKindIDInContext(im.lctx, "reconv.run", 10);
   m = rc_module_new(ctx, path);
   im.m = m;
+  const char *triple = LLVMGetTarget(im.lmod);
+  m->triple = rc_arena_strdup(&m->arena, triple ? triple : "");
+  im.amdgcn = triple && strncmp(triple, "amdgcn", 6) == 0;
+  if (opts && opts->llvm_divergence && bridge_llvm_divergence(ctx, path, im.lmod, &im.llvm_divergence)) goto done;
+  import_globals(&im);
   uint32_t nfns = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(im.lmod); f; f = LLVMGetNextFunction(f)) nfns++;
   fns = rc_xcalloc(nfns ? nfns : 1, sizeof *fns);
+  /* every function first (calls may name functions defined later), then the bodies */
+  uint32_t index = 0;
+  char why[600];
+  for (LLVMValueRef f = LLVMGetFirstFunction(im.lmod); f; f = LLVMGetNextFunction(f)) {
+    index++;
+    if (LLVMIsDeclaration(f)) continue;
+    if (unsupported(&im, f, why, sizeof why)) {
+      im.fn = f;
+      imp_report(&im, RC_SEV_WARNING, NULL, "left as it is: %s", why);
+      im.fn = NULL;
+      continue;
+    }
+    rc_kernel *k = declare_function(&im, f, index);
+    fns[m->nkernels - 1] = f;
+    ptrmap_put(&im.functions, f, k);
+  }
   bool failed = false;
-  for (LLVMValueRef f = LLVMGetFirstFunction(im.lmod); f && !failed; f = LLVMGetNextFunction(f)) {
-    if (!bridge_is_kernel(im.lmod, f)) continue;
-    fns[m->nkernels] = f;
-    failed = import_kernel(&im, f) != 0;
-    if (!failed) {
-      char *spec = metadata_run_spec(&im, f);
-      if (spec) rc_kernel_set_run_spec(m->kernels[m->nkernels - 1], spec);
+  for (uint32_t i = 0; i < m->nkernels && !failed; i++) {
+    failed = import_body(&im, fns[i], m->kernels[i]) != 0;
+    if (!failed && !m->kernels[i]->is_function) {
+      char *spec = metadata_run_spec(&im, fns[i]);
+      if (spec) rc_kernel_set_run_spec(m->kernels[i], spec);
       free(spec);
     }
   }
   if (!failed && m->nkernels == 0) {
-    rc_report(ctx, RC_SEV_ERROR, path, 0, 0,
-              "no kernels (functions with the amdgpu_kernel or spir_kernel calling convention or "
-              "OpenCL kernel metadata)");
+    rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "no functions with a body that reconv can read");
     failed = true;
   }
   if (!failed && apply_run_specs(&im, &rcs, fns)) failed = true;
   if (!failed) keep_origin(&im);
-  if (!failed && rc_verify_module(ctx, m)) failed = true;
+  if (!failed && rc_verify_module(ctx, m)) {
+    rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "internal error: reconv's view of this module does not verify");
+    failed = true;
+  }
   if (failed) {
     rc_module_free(m);
     m = NULL;
   }
 done:
   free(fns);
+  ptrmap_free(&im.types);
+  ptrmap_free(&im.functions);
+  ptrmap_free(&im.globals);
+  for (uint32_t i = 0; i < im.llvm_divergence.cap; i++) free(im.llvm_divergence.vals[i]);
+  ptrmap_free(&im.llvm_divergence);
   bridge_run_comments_free(&rcs);
   free(text);
   if (im.lmod) LLVMDisposeModule(im.lmod);

@@ -1,35 +1,21 @@
-/* LLVM values -> reconv values: the map from LLVM values to what they became, names and types,
- * and the operands that are not instructions — constants, constant expressions, global variables
- * — which become instructions in the entry block's prologue when they need computing. Also the
- * getelementptr walk shared by instructions and constant expressions.
+/* LLVM types and operands in reconv's view: types map one to one (iN, half, float, double,
+ * pointers by address space, vectors, arrays, structs; the rest — label, token, metadata, x86_fp80,
+ * opaque structs — become types reconv only carries); operands that are not instructions become
+ * constants, globals, or view instructions that compute constant expressions in the entry block.
  *
- * - __local globals (address space 3) become `localmem` (one block per work-group), read-only
- *   globals with an initialiser (__constant data) a private copy initialised at the kernel's start;
- *   other globals have no place in reconv's memory model.
- * - getelementptr becomes `gep` with byte scales: one per variable index, one for the sum of the
- *   constant parts (struct fields, constant indices). */
+ * reconv's memory has its own layout (docs/ir.md, "Types"): natural alignment and 8-byte pointers
+ * in every address space. It agrees with LLVM's data layout for spir64 and for amdgcn's 64-bit
+ * address spaces; where amdgcn's pointers are 32 bits (local, private), structs holding them are
+ * laid out differently in reconv's memory, consistently so: getelementptr offsets, allocas, loads
+ * and stores all follow reconv's layout. */
 #include "bridge.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the value map ---------------------------------------------------------------------------------- */
-
-imported *imp_lookup(importer *im, LLVMValueRef v) {
-  return ptrmap_get(&im->values, v);
-}
-
-imported *imp_record(importer *im, LLVMValueRef v, imp_kind kind) {
-  imported *r = rc_arena_alloc(&im->tmp, sizeof *r);
-  r->kind = kind;
-  ptrmap_put(&im->values, v, r);
-  return r;
-}
-
-void imp_set_value(importer *im, LLVMValueRef v, rc_value *rv) {
-  imp_record(im, v, IMP_VALUE)->v = rv;
-}
+#define MAX_DEPTH 32 /* type and constant nesting reconv follows (as the .rir parser) */
 
 void imp_name(importer *im, rc_value *rv, LLVMValueRef from) {
   if (!rv || rv->kind != RC_V_INSTR || rv->name) return;
@@ -43,285 +29,260 @@ void imp_name(importer *im, rc_value *rv, LLVMValueRef from) {
   rc_sb_free(&sb);
 }
 
-rc_type imp_type(importer *im, LLVMTypeRef t, LLVMValueRef at) {
-  rc_type r = bridge_scalar_type(t);
-  if (r == RC_VOID) {
-    char *s = LLVMPrintTypeToString(t);
-    imp_error(im, at, "type %s is not supported", s);
-    LLVMDisposeMessage(s);
-  }
+/* ---- types ------------------------------------------------------------------------------------------ */
+
+static rc_type carried(importer *im, LLVMTypeRef t) {
+  char *s = LLVMPrintTypeToString(t);
+  rc_type r = rc_type_other(im->m, s);
+  LLVMDisposeMessage(s);
   return r;
 }
 
-/* ---- the entry prologue: local memory, constant data, constant expressions ----------------------------- */
-
-void imp_prologue_begin(importer *im, rc_builder *saved) {
-  *saved = im->b;
-  rc_instr *pos = im->prologue_last ? im->prologue_last->next : im->entry->first;
-  if (pos) rc_builder_before(&im->b, pos); else rc_builder_at_end(&im->b, im->entry);
+static rc_type type_at(importer *im, LLVMTypeRef t, unsigned depth) {
+  uintptr_t cached = (uintptr_t)ptrmap_get(&im->types, t);
+  if (cached) return (rc_type)(cached - 1);
+  rc_type r = RC_VOID;
+  if (depth > MAX_DEPTH) return carried(im, t);
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMVoidTypeKind: r = RC_VOID; break;
+  case LLVMHalfTypeKind: r = RC_F16; break;
+  case LLVMFloatTypeKind: r = RC_F32; break;
+  case LLVMDoubleTypeKind: r = RC_F64; break;
+  case LLVMIntegerTypeKind: r = rc_type_int(im->m, LLVMGetIntTypeWidth(t)); break;
+  case LLVMPointerTypeKind: r = rc_type_ptr(im->m, LLVMGetPointerAddressSpace(t)); break;
+  case LLVMVectorTypeKind:
+    r = rc_type_vector(im->m, type_at(im, LLVMGetElementType(t), depth + 1), LLVMGetVectorSize(t));
+    break;
+  case LLVMArrayTypeKind:
+    r = rc_type_array(im->m, type_at(im, LLVMGetElementType(t), depth + 1), LLVMGetArrayLength(t));
+    break;
+  case LLVMStructTypeKind: {
+    if (LLVMIsOpaqueStruct(t)) break;
+    unsigned n = LLVMCountStructElementTypes(t);
+    LLVMTypeRef *ft = rc_xcalloc(n ? n : 1, sizeof *ft);
+    rc_type *f = rc_xcalloc(n ? n : 1, sizeof *f);
+    LLVMGetStructElementTypes(t, ft);
+    bool ok = true;
+    for (unsigned i = 0; i < n && ok; i++) ok = rc_type_is_value(im->m, f[i] = type_at(im, ft[i], depth + 1));
+    if (ok) r = rc_type_struct(im->m, f, n, LLVMIsPackedStruct(t));
+    free(ft);
+    free(f);
+    break;
+  }
+  default: break;
+  }
+  if (r == RC_VOID && LLVMGetTypeKind(t) != LLVMVoidTypeKind) r = carried(im, t);
+  ptrmap_put(&im->types, t, (void *)(uintptr_t)(r + 1));
+  return r;
 }
 
-void imp_prologue_end(importer *im, const rc_builder *saved) {
-  im->prologue_last = im->b.before ? im->b.before->prev : im->entry->last;
-  im->b = *saved;
+rc_type imp_type(importer *im, LLVMTypeRef t) {
+  return type_at(im, t, 0);
 }
 
-rc_value *imp_offset(importer *im, rc_value *base, int64_t offset, int64_t elem, const char *name) {
-  if (offset == 0) return base;
-  if (elem <= 0 || offset % elem) elem = 1;
-  return rc_build_gep(&im->b, base, rc_const_int(im->k, RC_I64, offset / elem), elem, name);
+/* ---- which operands reconv represents ------------------------------------------------------------------ */
+
+/* An integer constant wider than 64 bits whose value fits in 64 (sign-extended): its value. LLVM's C
+ * API reads wider constants only as text. */
+static bool wide_int_value(LLVMValueRef c, int64_t *out) {
+  char *s = LLVMPrintValueToString(c); /* "i128 12345" */
+  const char *p = strchr(s, ' ');
+  bool ok = false;
+  if (p && strcmp(p + 1, "true") != 0 && strcmp(p + 1, "false") != 0) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(p + 1, &end, 10);
+    ok = errno == 0 && *end == 0;
+    *out = v;
+  }
+  LLVMDisposeMessage(s);
+  return ok;
 }
 
-/* Store the constant c at base + offset (initialisers of __constant data). */
-static int store_constant(importer *im, LLVMValueRef g, rc_value *base, int64_t offset, LLVMValueRef c,
-                          uint64_t *budget) {
-  LLVMTypeRef t = LLVMTypeOf(c);
-  uint64_t size = LLVMABISizeOfType(im->td, t);
-  if (LLVMIsAUndefValue(c)) return 0;
-  if (LLVMIsAConstantAggregateZero(c) || (LLVMIsNull(c) && size > 8)) {
-    rc_value *args[3] = {imp_offset(im, base, offset, 1, NULL), rc_const_int(im->k, RC_I8, 0),
-                         rc_const_int(im->k, RC_I64, (int64_t)size)};
-    rc_build_call(&im->b, RC_BI_MEMSET, RC_VOID, args, 3, NULL);
-    return 0;
+/* Constant expressions reconv computes with view instructions. */
+static bool cexpr_supported(LLVMOpcode op) {
+  switch (op) {
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
+  case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
+  case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg:
+  case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP:
+  case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr:
+  case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMGetElementPtr: case LLVMICmp: case LLVMFCmp:
+  case LLVMSelect: case LLVMExtractElement: case LLVMInsertElement: case LLVMExtractValue:
+  case LLVMInsertValue:
+    return true;
+  default: return false;
   }
-  rc_type st = bridge_scalar_type(t);
-  if (st != RC_VOID) {
-    if (*budget == 0) return imp_error(im, g, "initialiser of @%s is too large", LLVMGetValueName(g));
-    --*budget;
-    rc_value *v = imp_scalar(im, c);
-    if (!v) return -1;
-    rc_build_store(&im->b, v, imp_offset(im, base, offset, rc_type_size(st), NULL));
-    return 0;
-  }
-  unsigned n;
-  LLVMTypeKind kind = LLVMGetTypeKind(t);
-  if (kind == LLVMArrayTypeKind || kind == LLVMVectorTypeKind) {
-    n = kind == LLVMArrayTypeKind ? LLVMGetArrayLength(t) : LLVMGetVectorSize(t);
-    int64_t esize = (int64_t)LLVMABISizeOfType(im->td, LLVMGetElementType(t));
-    for (unsigned i = 0; i < n; i++) {
-      LLVMValueRef e = LLVMIsAConstantDataSequential(c) ? LLVMGetElementAsConstant(c, i)
-                                                        : LLVMGetOperand(c, i);
-      if (store_constant(im, g, base, offset + (int64_t)i * esize, e, budget)) return -1;
-    }
-    return 0;
-  }
-  if (kind == LLVMStructTypeKind) {
-    n = LLVMCountStructElementTypes(t);
-    for (unsigned i = 0; i < n; i++)
-      if (store_constant(im, g, base, offset + (int64_t)LLVMOffsetOfElement(im->td, t, i),
-                         LLVMGetOperand(c, i), budget))
-        return -1;
-    return 0;
-  }
-  return imp_error(im, g, "the initialiser of @%s has a constant reconv cannot import",
-                   LLVMGetValueName(g));
 }
 
-/* A global variable: __local data becomes localmem (one block per work-group), read-only data with
- * an initialiser becomes a private copy initialised at the kernel's start. */
-static rc_value *import_global(importer *im, LLVMValueRef g) {
-  LLVMTypeRef vt = LLVMGlobalGetValueType(g);
-  uint64_t size = LLVMABISizeOfType(im->td, vt);
-  unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
-  size_t n;
-  const char *gname = LLVMGetValueName2(g, &n);
-  rc_strbuf name;
-  rc_sb_init(&name);
-  bridge_sanitize(gname, n, "g", &name);
+static bool representable_at(importer *im, LLVMValueRef v, unsigned depth) {
+  if (depth > MAX_DEPTH || !rc_type_is_value(im->m, imp_type(im, LLVMTypeOf(v)))) return false;
+  if (LLVMIsAArgument(v) || LLVMIsAInstruction(v)) return true;
+  if (LLVMIsAGlobalVariable(v)) return ptrmap_get(&im->globals, v) != NULL;
+  if (LLVMIsAGlobalValue(v) || LLVMIsABlockAddress(v)) return false; /* functions, aliases */
+  if (LLVMIsAConstantInt(v)) {
+    int64_t x;
+    return LLVMGetIntTypeWidth(LLVMTypeOf(v)) <= 64 || wide_int_value(v, &x);
+  }
+  if (LLVMIsAConstantFP(v) || LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v) ||
+      LLVMIsAConstantAggregateZero(v) || LLVMIsAConstantDataSequential(v))
+    return true;
+  if (LLVMIsAConstantArray(v) || LLVMIsAConstantStruct(v) || LLVMIsAConstantVector(v) ||
+      (LLVMIsAConstantExpr(v) && cexpr_supported(LLVMGetConstOpcode(v)))) {
+    if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr)
+      for (int i = 0; i < LLVMGetNumOperands(v); i++)
+        if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(v, (unsigned)i))) == LLVMVectorTypeKind) return false;
+    for (int i = 0; i < LLVMGetNumOperands(v); i++)
+      if (!representable_at(im, LLVMGetOperand(v, (unsigned)i), depth + 1)) return false;
+    return true;
+  }
+  return false;
+}
+
+bool imp_representable(importer *im, LLVMValueRef v) {
+  return representable_at(im, v, 0);
+}
+
+/* ---- constants ------------------------------------------------------------------------------------------- */
+
+static rc_value *constant_at(importer *im, LLVMValueRef c, unsigned depth);
+
+/* A composite constant from its elements (operands, or elements of a ConstantDataSequential). */
+static rc_value *composite(importer *im, LLVMValueRef c, rc_type t, unsigned depth) {
+  uint32_t n = rc_type_count(im->m, t);
+  rc_value **e = rc_xmalloc((n ? n : 1) * sizeof *e);
+  bool data = LLVMIsAConstantDataSequential(c) != NULL;
   rc_value *r = NULL;
-  if (size == 0 || size > (1u << 24)) {
-    imp_error(im, g, "global @%s has size %llu, outside 1..16777216 bytes", name.data,
-              (unsigned long long)size);
-  } else if (as == 3) {
-    rc_builder saved;
-    imp_prologue_begin(im, &saved);
-    r = rc_build_localmem(&im->b, (int64_t)size, NULL);
-    bridge_name_value(im->k, r, name.data);
-    imp_prologue_end(im, &saved);
-  } else if (LLVMIsGlobalConstant(g) && LLVMGetInitializer(g)) {
-    rc_builder saved;
-    imp_prologue_begin(im, &saved);
-    r = rc_build_alloca(&im->b, (int64_t)size, NULL);
-    bridge_name_value(im->k, r, name.data);
-    uint64_t budget = 1u << 16;
-    if (store_constant(im, g, r, 0, LLVMGetInitializer(g), &budget)) r = NULL;
-    imp_prologue_end(im, &saved);
-  } else {
-    imp_error(im, im->cur,
-              "global variable @%s in address space %u is not supported (kernels take data through "
-              "parameters, __local and __constant variables)",
-              name.data, as);
+  uint32_t i = 0;
+  for (; i < n; i++) {
+    LLVMValueRef ec = data ? LLVMGetElementAsConstant(c, i) : LLVMGetOperand(c, i);
+    if (!(e[i] = constant_at(im, ec, depth + 1))) break;
   }
-  rc_sb_free(&name);
-  if (r) imp_set_value(im, g, r);
+  if (i == n) r = rc_const_composite(im->k, t, e);
+  free(e);
   return r;
 }
 
-/* ---- getelementptr ---------------------------------------------------------------------------------- */
-
-/* Walk the indices of a getelementptr (instruction or constant expression). The first index steps
- * over whole source elements, later ones select struct fields (constant byte offsets) or array and
- * vector elements. Constant parts are summed into *offset; a variable index becomes `gep *cur, idx,
- * scale`, or makes the walk return 1 when cur is NULL. *last_scale is the scale of the innermost
- * index. Returns 0, 1, or -1 after an error. */
-static int gep_walk(importer *im, LLVMValueRef gep, rc_value **cur, int64_t *offset,
-                    int64_t *last_scale) {
-  unsigned nops = (unsigned)LLVMGetNumOperands(gep);
-  LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
-  *offset = 0;
-  *last_scale = 1;
-  for (unsigned i = 1; i < nops; i++) {
-    LLVMValueRef idx = LLVMGetOperand(gep, i);
-    if (LLVMGetTypeKind(LLVMTypeOf(idx)) == LLVMVectorTypeKind)
-      return imp_error(im, gep, "getelementptr with vector indices is not supported");
-    if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
-      unsigned field = (unsigned)LLVMConstIntGetZExtValue(idx);
-      *offset += (int64_t)LLVMOffsetOfElement(im->td, t, field);
-      t = LLVMStructGetTypeAtIndex(t, field);
-      *last_scale = 1;
-      continue;
-    }
-    if (i > 1) t = LLVMGetElementType(t);
-    int64_t scale = (int64_t)LLVMABISizeOfType(im->td, t);
-    *last_scale = scale;
-    if (LLVMIsAConstantInt(idx)) {
-      *offset += LLVMConstIntGetSExtValue(idx) * scale;
-    } else if (!cur) {
-      return 1;
-    } else {
-      rc_value *iv = imp_scalar(im, idx);
-      if (!iv) return -1;
-      *cur = rc_build_gep(&im->b, *cur, iv, scale, NULL);
-    }
+/* The view instruction computing constant expression c, at the start of the entry block. */
+static rc_value *materialize(importer *im, LLVMValueRef c, rc_type t, unsigned depth) {
+  rc_instr *ri = imp_shell(im, c, NULL);
+  if (!ri) return NULL;
+  ri->iflags |= RC_IF_VIEW;
+  if (depth == 0) { /* what a real instruction uses: export finds the expression there */
+    ri->origin = im->cur_index;
+    ri->origin_op = (uint16_t)im->cur_op;
   }
-  return 0;
-}
-
-rc_value *imp_gep(importer *im, LLVMValueRef gep, const char *name) {
-  if (LLVMGetTypeKind(LLVMTypeOf(gep)) == LLVMVectorTypeKind) {
-    imp_error(im, gep, "getelementptr on vectors of pointers is not supported");
-    return NULL;
+  for (uint32_t o = 0; o < ri->nops; o++) {
+    rc_value *v = constant_at(im, LLVMGetOperand(c, (unsigned)imp_operand_number(ri, o)), depth + 1);
+    if (!v) return NULL;
+    ri->ops[o] = v;
   }
-  rc_value *base = imp_scalar(im, LLVMGetOperand(gep, 0));
-  if (!base) return NULL;
-  rc_value *cur = base;
-  int64_t offset, last_scale;
-  if (gep_walk(im, gep, &cur, &offset, &last_scale)) return NULL;
-  cur = imp_offset(im, cur, offset, last_scale, NULL);
-  if (cur != base && name) bridge_name_value(im->k, cur, name);
-  return cur;
+  rc_block *entry = im->k->blocks[0];
+  rc_instr *pos = im->prologue_last ? im->prologue_last->next : entry->first;
+  if (pos) rc_instr_insert_before(pos, ri); else rc_instr_append(entry, ri);
+  im->prologue_last = ri;
+  (void)t;
+  return &ri->v;
 }
 
-int imp_special_gep(importer *im, LLVMValueRef gep, const imported *base) {
-  int64_t off, last_scale;
-  int r = gep_walk(im, gep, NULL, &off, &last_scale);
-  if (r > 0)
-    return imp_error(im, gep, "the amdgcn dispatch and implicit-argument pointers are only "
-                              "supported with constant offsets");
-  if (r < 0) return -1;
-  imported *rec = imp_record(im, gep, base->kind);
-  rec->offset = base->offset + off;
-  return 0;
-}
-
-/* ---- operands ----------------------------------------------------------------------------------------- */
-
-static rc_value *import_constexpr(importer *im, LLVMValueRef c) {
-  LLVMOpcode op = LLVMGetConstOpcode(c);
-  LLVMValueRef src = LLVMGetNumOperands(c) ? LLVMGetOperand(c, 0) : NULL;
+static rc_value *constant_at(importer *im, LLVMValueRef c, unsigned depth) {
+  rc_value *known = ptrmap_get(&im->values, c);
+  if (known) return known;
+  rc_type t = imp_type(im, LLVMTypeOf(c));
   rc_value *r = NULL;
-  if ((op == LLVMBitCast || op == LLVMAddrSpaceCast) &&
-      bridge_scalar_type(LLVMTypeOf(c)) == bridge_scalar_type(LLVMTypeOf(src))) {
-    r = imp_scalar(im, src);
-  } else if (op == LLVMIntToPtr && LLVMIsAConstantInt(src)) {
-    r = rc_const_int(im->k, RC_PTR, (int64_t)LLVMConstIntGetZExtValue(src));
-  } else if (op == LLVMGetElementPtr || op == LLVMPtrToInt || op == LLVMIntToPtr || op == LLVMBitCast) {
-    rc_builder saved;
-    imp_prologue_begin(im, &saved);
-    if (op == LLVMGetElementPtr) {
-      r = imp_gep(im, c, NULL);
-    } else {
-      rc_type to = imp_type(im, LLVMTypeOf(c), im->cur);
-      rc_value *x = to == RC_VOID ? NULL : imp_scalar(im, src);
-      rc_opcode rop = op == LLVMPtrToInt ? RC_OP_PTRTOINT : op == LLVMIntToPtr ? RC_OP_INTTOPTR
-                                                                                 : RC_OP_BITCAST;
-      if (x) r = rc_build_cast(&im->b, rop, x, to, NULL);
-    }
-    imp_prologue_end(im, &saved);
-  } else {
-    char *text = LLVMPrintValueToString(c);
-    imp_error(im, im->cur, "unsupported constant expression %s", text);
-    LLVMDisposeMessage(text);
+  if (depth > MAX_DEPTH) {
+    imp_error(im, im->cur, "constant nested more than %d deep", MAX_DEPTH);
     return NULL;
   }
-  if (r) imp_set_value(im, c, r);
-  return r;
-}
-
-rc_value *imp_scalar(importer *im, LLVMValueRef v) {
-  imported *r = imp_lookup(im, v);
-  if (r) {
-    if (r->kind == IMP_VALUE) return r->v;
-    imp_error(im, im->cur, "operand %s cannot be used here",
-              r->kind == IMP_VECTOR ? "vector" : r->kind == IMP_CMPXCHG ? "cmpxchg result"
-                                                                        : "amdgcn pointer");
-    return NULL;
-  }
-  LLVMTypeRef t = LLVMTypeOf(v);
-  if (LLVMIsAInstruction(v)) {
-    if (im->unreachable) {
-      rc_type rt = imp_type(im, t, v);
-      return rt == RC_VOID ? NULL : rc_undef(im->k, rt);
-    }
-    imp_error(im, im->cur, "operand used before its definition (bug in the importer)");
-    return NULL;
-  }
-  if (LLVMIsAGlobalVariable(v)) return import_global(im, v);
-  if (LLVMIsAConstantExpr(v)) return import_constexpr(im, v);
-  if (LLVMIsAFunction(v) || LLVMIsAGlobalAlias(v) || LLVMIsABlockAddress(v)) {
-    imp_error(im, im->cur, "addresses of functions and labels are not supported");
-    return NULL;
-  }
-  rc_type rt = imp_type(im, t, im->cur);
-  if (rt == RC_VOID) return NULL;
-  if (LLVMIsAUndefValue(v)) return rc_undef(im->k, rt);
-  if (LLVMIsAConstantInt(v)) return rc_const_int(im->k, rt, LLVMConstIntGetSExtValue(v));
-  if (LLVMIsAConstantFP(v)) {
+  if (LLVMIsAGlobalVariable(c)) {
+    rc_global *g = ptrmap_get(&im->globals, c);
+    r = g ? &g->v : NULL;
+  } else if (LLVMIsAConstantInt(c)) {
+    int64_t x = 0;
+    if (LLVMGetIntTypeWidth(LLVMTypeOf(c)) <= 64) x = LLVMConstIntGetSExtValue(c);
+    else wide_int_value(c, &x);
+    r = rc_const_int(im->k, t, x);
+  } else if (LLVMIsAConstantFP(c)) {
     LLVMBool loses;
-    return rc_const_float(im->k, rt, LLVMConstRealGetDouble(v, &loses));
+    r = rc_const_float(im->k, t, LLVMConstRealGetDouble(c, &loses));
+  } else if (LLVMIsAConstantPointerNull(c)) {
+    r = rc_const_int(im->k, t, 0);
+  } else if (LLVMIsAUndefValue(c)) {
+    r = rc_undef(im->k, t);
+  } else if (LLVMIsAConstantAggregateZero(c)) {
+    r = rc_const_zero(im->k, t);
+  } else if (LLVMIsAConstantDataSequential(c) || LLVMIsAConstantArray(c) || LLVMIsAConstantStruct(c) ||
+             LLVMIsAConstantVector(c)) {
+    r = composite(im, c, t, depth);
+  } else if (LLVMIsAConstantExpr(c)) {
+    r = materialize(im, c, t, depth);
   }
-  if (LLVMIsAConstantPointerNull(v)) return rc_const_int(im->k, RC_PTR, 0);
-  char *text = LLVMPrintValueToString(v);
-  imp_error(im, im->cur, "unsupported operand %s", text);
-  LLVMDisposeMessage(text);
-  return NULL;
+  if (!r) {
+    if (!im->ctx->nerrors) imp_error(im, im->cur, "internal error: an operand reconv cannot represent");
+    return NULL;
+  }
+  /* constant expressions are cached with the origin of their first use, which export reads */
+  ptrmap_put(&im->values, c, r);
+  return r;
 }
 
-int imp_elems(importer *im, LLVMValueRef v, rc_value ***elems, uint32_t *n) {
-  imported *r = imp_lookup(im, v);
-  if (r) {
-    if (r->kind != IMP_VECTOR) return imp_error(im, im->cur, "expected a vector operand");
-    *elems = r->elems;
-    *n = r->n;
-    return 0;
+rc_value *imp_operand(importer *im, LLVMValueRef v) {
+  rc_value *known = ptrmap_get(&im->values, v);
+  if (known) return known;
+  if (LLVMIsAArgument(v) || LLVMIsAInstruction(v)) {
+    imp_error(im, im->cur, "internal error: an operand defined outside the function");
+    return NULL;
   }
-  LLVMTypeRef t = LLVMTypeOf(v);
-  if (LLVMGetTypeKind(t) != LLVMVectorTypeKind) return imp_error(im, im->cur, "expected a vector");
-  uint32_t cnt = LLVMGetVectorSize(t);
-  rc_value **e = rc_arena_alloc(&im->tmp, cnt * sizeof *e);
-  LLVMTypeRef et = LLVMGetElementType(t);
-  for (uint32_t i = 0; i < cnt; i++) {
-    LLVMValueRef c;
-    if (LLVMIsAConstantDataVector(v)) c = LLVMGetElementAsConstant(v, i);
-    else if (LLVMIsAConstantVector(v)) c = LLVMGetOperand(v, i);
-    else if (LLVMIsAConstantAggregateZero(v)) c = LLVMConstNull(et);
-    else if (LLVMIsAUndefValue(v)) c = LLVMGetUndef(et);
-    else if (LLVMIsAInstruction(v) && im->unreachable) c = LLVMGetUndef(et);
-    else return imp_error(im, im->cur, "unsupported vector operand");
-    if (!(e[i] = imp_scalar(im, c))) return -1;
-  }
-  *elems = e;
-  *n = cnt;
-  return 0;
+  return constant_at(im, v, 0);
 }
 
+/* ---- initialisers ------------------------------------------------------------------------------------------ */
+
+static bool bytes_at(importer *im, LLVMValueRef c, rc_type t, uint8_t *out, uint64_t size, unsigned depth) {
+  if (depth > MAX_DEPTH) return false;
+  if (LLVMIsAUndefValue(c) || LLVMIsAConstantAggregateZero(c) || LLVMIsAConstantPointerNull(c)) return true;
+  uint64_t need = rc_type_store_size(im->m, t);
+  if (need > size) return false;
+  if (LLVMIsAConstantInt(c)) {
+    int64_t x = 0;
+    if (LLVMGetIntTypeWidth(LLVMTypeOf(c)) <= 64) x = LLVMConstIntGetSExtValue(c);
+    else if (!wide_int_value(c, &x)) return false;
+    for (uint64_t b = 0; b < need; b++) out[b] = (uint8_t)((uint64_t)(b < 8 ? x >> (8 * b) : (x < 0 ? -1 : 0)));
+    return true;
+  }
+  if (LLVMIsAConstantFP(c)) {
+    LLVMBool loses;
+    double d = LLVMConstRealGetDouble(c, &loses);
+    if (t == RC_F32) {
+      float f = (float)d;
+      memcpy(out, &f, 4);
+    } else if (t == RC_F64) {
+      memcpy(out, &d, 8);
+    } else if (t == RC_F16) {
+      uint16_t h = rc_f16_from_double(d);
+      memcpy(out, &h, 2);
+    } else {
+      return false;
+    }
+    return true;
+  }
+  if (LLVMIsAConstantDataSequential(c) || LLVMIsAConstantArray(c) || LLVMIsAConstantStruct(c) ||
+      LLVMIsAConstantVector(c)) {
+    bool data = LLVMIsAConstantDataSequential(c) != NULL;
+    uint32_t n = rc_type_count(im->m, t);
+    for (uint32_t i = 0; i < n; i++) {
+      LLVMValueRef ec = data ? LLVMGetElementAsConstant(c, i) : LLVMGetOperand(c, i);
+      uint64_t off = rc_type_offset(im->m, t, i);
+      if (off > size || !bytes_at(im, ec, rc_type_elem(im->m, t, i), out + off, size - off, depth + 1))
+        return false;
+    }
+    return true;
+  }
+  return false; /* addresses of globals and functions, other expressions */
+}
+
+bool imp_constant_bytes(importer *im, LLVMValueRef c, uint8_t *out, uint64_t size) {
+  memset(out, 0, size);
+  rc_type t = imp_type(im, LLVMTypeOf(c));
+  return rc_type_is_value(im->m, t) && bytes_at(im, c, t, out, size, 0);
+}

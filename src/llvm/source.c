@@ -1,6 +1,6 @@
 /* Reading an input into an LLVM module — .ll text, .bc bitcode, or OpenCL C through clang — and
  * running LLVM's own passes on it: the user's --llvm-passes pipeline (e.g. LLVM's structurizer as
- * a peer of reconv's transforms), then the scalarizer, so that vector code comes in as scalars. */
+ * a peer of reconv's transforms). */
 #include "bridge.h"
 
 #include <llvm-c/Analysis.h>
@@ -385,10 +385,107 @@ int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLV
     return rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "not an LLVM input (.ll, .bc or .cl)");
   }
   bool user_passes = o && o->passes && *o->passes;
-  if ((user_passes && run_user_passes(ctx, path, c, &m, o->passes)) || bridge_run_passes(ctx, path, m, "scalarizer")) {
+  if (user_passes && run_user_passes(ctx, path, c, &m, o->passes)) {
     LLVMDisposeModule(m);
     return -1;
   }
   *out = m;
   return 0;
+}
+
+/* ---- LLVM's divergence verdicts ------------------------------------------------------------------------ */
+
+/* Parse what print<divergence> wrote: per function "'Divergence Analysis' for function 'NAME':",
+ * the arguments up to a blank line, then per block a header line ("<11 blanks>NAME:") and one line
+ * per instruction, "DIVERGENT:" in front of the divergent ones. The verdict of a block is that of
+ * its last line, the terminator. */
+static void parse_divergence(LLVMModuleRef m, const char *text, ptrmap *out) {
+  static const char head[] = "'Divergence Analysis' for function '";
+  const char *p = text;
+  LLVMValueRef fn = NULL;
+  uint8_t *verdicts = NULL;
+  uint32_t nblocks = 0, block = 0;
+  bool in_blocks = false, last_divergent = false, have_last = false;
+  while (*p) {
+    const char *eol = strchr(p, '\n');
+    size_t len = eol ? (size_t)(eol - p) : strlen(p);
+    if (len > sizeof head - 1 && memcmp(p, head, sizeof head - 1) == 0) {
+      if (fn && have_last && block > 0 && block <= nblocks) verdicts[block - 1] = last_divergent;
+      char name[1024];
+      size_t nl = len - (sizeof head - 1);
+      if (nl >= 2) nl -= 2; /* the closing "':" */
+      if (nl >= sizeof name) nl = sizeof name - 1;
+      memcpy(name, p + sizeof head - 1, nl);
+      name[nl] = 0;
+      fn = LLVMGetNamedFunction(m, name);
+      nblocks = fn ? LLVMCountBasicBlocks(fn) : 0;
+      verdicts = fn ? rc_xcalloc(nblocks + 1, 1) : NULL;
+      if (fn) ptrmap_put(out, fn, verdicts);
+      block = 0;
+      in_blocks = have_last = false;
+    } else if (fn && len == 0) {
+      if (in_blocks && have_last && block > 0 && block <= nblocks) verdicts[block - 1] = last_divergent;
+      in_blocks = true; /* after the arguments, and between blocks */
+      have_last = false;
+    } else if (fn && in_blocks) {
+      bool divergent = len >= 10 && memcmp(p, "DIVERGENT:", 10) == 0;
+      bool header = !divergent && len > 11 && memcmp(p, "           ", 11) == 0 && p[11] != ' ' && p[len - 1] == ':';
+      if (header) {
+        block++;
+        have_last = false;
+      } else {
+        last_divergent = divergent;
+        have_last = true;
+      }
+    }
+    p = eol ? eol + 1 : p + len;
+  }
+  if (fn && have_last && block > 0 && block <= nblocks) verdicts[block - 1] = last_divergent;
+}
+
+int bridge_llvm_divergence(rc_ctx *ctx, const char *path, LLVMModuleRef m, ptrmap *verdicts) {
+  int fds[2];
+  if (pipe(fds) != 0) return rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot run LLVM's divergence analysis: %s", strerror(errno));
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot run LLVM's divergence analysis: fork: %s", strerror(errno));
+  }
+  if (pid == 0) { /* the analysis prints on standard error: that is the pipe here */
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
+    close(fds[0]);
+    dup2(fds[1], 2);
+    close(fds[1]);
+    rc_ctx quiet;
+    rc_ctx_init(&quiet);
+    int r = bridge_run_passes(&quiet, path, m, "print<divergence>");
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+    _exit(r == 0 ? 0 : 1);
+  }
+  close(fds[1]);
+  rc_strbuf got;
+  rc_sb_init(&got);
+  char buf[65536];
+  for (;;) {
+    ssize_t r = read(fds[0], buf, sizeof buf);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    for (ssize_t i = 0; i < r; i++) rc_sb_putc(&got, buf[i]);
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  int rc = 0;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    rc = rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "LLVM's divergence analysis failed on this module");
+  else
+    parse_divergence(m, got.data ? got.data : "", verdicts);
+  rc_sb_free(&got);
+  return rc;
 }

@@ -40,7 +40,8 @@ int rc_pass_connect_infinite_loops(rc_ctx *ctx, rc_kernel *k, const rc_pass_args
     exit = rc_block_new(k, "exit");
     exit->bflags |= RC_BLOCK_VIRTUAL;
     rc_builder_at_end(&bld, exit);
-    rc_build_ret(&bld);
+    if (k->is_function && k->ret_type != RC_VOID) rc_build_ret_value(&bld, rc_undef(k, k->ret_type));
+    else rc_build_ret(&bld);
   }
   for (uint32_t i = 0; i < n; i++) {
     rc_block *b = from[i];

@@ -344,7 +344,9 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
                     order_name);
   const char *custom = rc_pass_arg_get(args, "blocks");
   if (custom && !order_name) order = RC_ORDER_CUSTOM;
-  unsigned unif_flags = rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0;
+  /* a kernel that goes back to an LLVM backend is made reconverging as that backend sees it */
+  unsigned unif_flags = (rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0) |
+                        rc_uniformity_target_flags(k);
   bool force = rc_pass_arg_get(args, "force") != NULL;
   bool cond2 = rc_pass_arg_get(args, "cond2") != NULL;
   bool trace = rc_pass_arg_get(args, "trace") != NULL;

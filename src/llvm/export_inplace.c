@@ -1,0 +1,548 @@
+/* Export by editing the LLVM module in place (docs/llvm.md, "The module stays the source of
+ * truth"). The view of a function records where each block and instruction came from; export
+ * finds them again in a fresh copy of the origin module and changes only what the transforms
+ * changed:
+ * - blocks reconv added are new LLVM blocks; the blocks are put in the view's order;
+ * - instructions reconv added (phis of flow blocks and SSA repair, the compares of lowerswitch, the
+ *   branches of flow blocks, a unified exit's ret) are built; every other instruction stays the
+ *   one the user's compiler wrote, with its type, flags, attributes, metadata and debug location;
+ * - an original instruction whose operand the view changed (a use SSA repair routed through a
+ *   new phi) gets that operand set; a phi whose incoming blocks or values changed is rebuilt under
+ *   its name; a terminator whose targets changed is retargeted in place when it keeps its kind
+ *   (and loses branch weights, which were for the old targets), else replaced;
+ * - what the view dropped (blocks the transforms removed, phis they simplified away) is erased.
+ * A function the transforms did not change comes out identical. */
+#include "bridge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { DROP, KEPT, ERASED };
+
+typedef struct inplace {
+  exporter *ex;
+  const rc_kernel *k;
+  LLVMValueRef fn;
+  LLVMValueRef *linst;        /* the function's instructions by origin - 1 */
+  uint32_t ninst;
+  LLVMBasicBlockRef *lblock;  /* its blocks by origin - 1 */
+  uint32_t nlblock;
+  uint8_t *state;             /* per instruction: DROP (erase at the end), KEPT, or ERASED already */
+  const rc_instr **claimer;   /* per instruction: the view instruction that stands for it */
+  bool *kept_block;
+  ptrmap index;               /* LLVM instruction -> origin (index + 1) */
+  LLVMValueRef *val;          /* rc value id -> the LLVM value standing for it now */
+  LLVMTypeRef *newtype;       /* rc value id -> type of a new value, once known */
+  LLVMBasicBlockRef *blk;     /* rc block id -> LLVM block */
+  unsigned md_dbg, md_prof, md_loop;
+} inplace;
+
+/* ---- types of what reconv adds ------------------------------------------------------------------ */
+
+/* The LLVM type for a reconv type when nothing better is known: scalars as themselves, pointers
+ * to i8 in their address space, composites from their parts. */
+static LLVMTypeRef structural_type(inplace *ip, rc_type t, unsigned depth) {
+  LLVMContextRef c = ip->ex->lctx;
+  const rc_module *m = ip->k->mod;
+  if (rc_type_is_int(t)) return LLVMIntTypeInContext(c, rc_type_bits(t));
+  switch (t) {
+  case RC_F16: return LLVMHalfTypeInContext(c);
+  case RC_F32: return LLVMFloatTypeInContext(c);
+  case RC_F64: return LLVMDoubleTypeInContext(c);
+  case RC_VOID: return LLVMVoidTypeInContext(c);
+  default: break;
+  }
+  if (rc_type_is_ptr(t)) return LLVMPointerType(LLVMInt8TypeInContext(c), rc_type_addrspace(t));
+  const rc_typeinfo *ti = rc_type_info(m, t);
+  if (!ti || depth > 32) return LLVMInt8TypeInContext(c);
+  switch (ti->kind) {
+  case RC_TK_VECTOR: return LLVMVectorType(structural_type(ip, ti->elem, depth + 1), ti->count);
+  case RC_TK_ARRAY: return LLVMArrayType(structural_type(ip, ti->elem, depth + 1), ti->count);
+  default: {
+    LLVMTypeRef *f = rc_xcalloc(ti->count ? ti->count : 1, sizeof *f);
+    for (uint32_t i = 0; i < ti->count; i++) f[i] = structural_type(ip, ti->fields[i], depth + 1);
+    LLVMTypeRef r = LLVMStructTypeInContext(c, f, ti->count, ti->packed);
+    free(f);
+    return r;
+  }
+  }
+}
+
+static bool is_view(const rc_value *v) {
+  return v->kind == RC_V_INSTR && (((const rc_instr *)v)->iflags & RC_IF_VIEW);
+}
+
+/* The original LLVM instruction view instruction i stands for, or NULL when i is new. */
+static LLVMValueRef original(const inplace *ip, const rc_instr *i) {
+  if (!i->origin || (i->iflags & RC_IF_VIEW) || i->origin > ip->ninst || ip->claimer[i->origin - 1] != i) return NULL;
+  return ip->linst[i->origin - 1];
+}
+
+/* Note that LLVM instruction l was erased (by a rebuild or a replacement). */
+static void erased(inplace *ip, LLVMValueRef l) {
+  uintptr_t idx = (uintptr_t)ptrmap_get(&ip->index, l);
+  if (idx) ip->state[idx - 1] = ERASED;
+}
+
+/* The LLVM value an existing reconv value stands for (NULL for constants and new values). */
+static LLVMValueRef existing(inplace *ip, const rc_value *v) {
+  switch (v->kind) {
+  case RC_V_PARAM:
+  case RC_V_INSTR:
+    if (is_view(v)) {
+      const rc_instr *i = (const rc_instr *)v;
+      return i->origin && i->origin <= ip->ninst ? LLVMGetOperand(ip->linst[i->origin - 1], i->origin_op) : NULL;
+    }
+    return v->id < ip->k->nvalues ? ip->val[v->id] : NULL;
+  case RC_V_GLOBAL: {
+    const rc_global *g = (const rc_global *)v;
+    return g->origin && g->origin <= ip->ex->nglobals ? ip->ex->globals[g->origin - 1] : NULL;
+  }
+  default: return NULL;
+  }
+}
+
+/* The LLVM type of reconv value v, as far as it is known yet (NULL: not yet). */
+static LLVMTypeRef known_type(inplace *ip, const rc_value *v) {
+  LLVMValueRef l = existing(ip, v);
+  if (l) return LLVMTypeOf(l);
+  if ((v->kind == RC_V_INSTR || v->kind == RC_V_PARAM) && v->id < ip->k->nvalues) return ip->newtype[v->id];
+  return NULL;
+}
+
+/* Types of the values reconv added: a new phi has the type of what flows into it, a new compare
+ * i1, anything else what its operands say; what stays unknown (phis of only new phis and undef)
+ * takes the type its users expect, else the structural one. A fixpoint over the new values. */
+static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n) {
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (uint32_t f = 0; f < n; f++) {
+      rc_instr *i = fresh[f];
+      if (i->v.type == RC_VOID || ip->newtype[i->v.id]) continue;
+      LLVMTypeRef t = NULL;
+      if (i->op == RC_OP_ICMP || i->op == RC_OP_FCMP) {
+        LLVMTypeRef ot = known_type(ip, i->ops[0]);
+        if (!ot) ot = known_type(ip, i->ops[1]);
+        if (ot) t = LLVMGetTypeKind(ot) == LLVMVectorTypeKind ? LLVMVectorType(LLVMInt1TypeInContext(ip->ex->lctx), LLVMGetVectorSize(ot))
+                                                            : LLVMInt1TypeInContext(ip->ex->lctx);
+      } else if (i->op == RC_OP_PHI || i->op == RC_OP_SELECT || i->op == RC_OP_FREEZE ||
+                 rc_opcode_is_int_binop((rc_opcode)i->op) || rc_opcode_is_float_binop((rc_opcode)i->op)) {
+        for (uint32_t o = i->op == RC_OP_SELECT ? 1 : 0; o < i->nops && !t; o++) t = known_type(ip, i->ops[o]);
+      }
+      if (t) {
+        ip->newtype[i->v.id] = t;
+        progress = true;
+      }
+    }
+  }
+  /* users that are original instructions say what they expect */
+  for (uint32_t b = 0; b < ip->k->nblocks; b++)
+    for (const rc_instr *u = ip->k->blocks[b]->first; u; u = u->next) {
+      LLVMValueRef l = original(ip, u);
+      if (!l || u->op == RC_OP_PHI || rc_opcode_is_terminator((rc_opcode)u->op)) continue;
+      for (uint32_t o = 0; o < u->nops; o++) {
+        const rc_value *v = u->ops[o];
+        if (v->kind != RC_V_INSTR || v->id >= ip->k->nvalues || ip->val[v->id] || ip->newtype[v->id]) continue;
+        ip->newtype[v->id] = LLVMTypeOf(LLVMGetOperand(l, (unsigned)imp_operand_number(u, o)));
+      }
+    }
+  for (uint32_t f = 0; f < n; f++) {
+    rc_instr *i = fresh[f];
+    if (i->v.type != RC_VOID && !ip->newtype[i->v.id]) ip->newtype[i->v.id] = structural_type(ip, (rc_type)i->v.type, 0);
+  }
+}
+
+/* ---- values --------------------------------------------------------------------------------------------- */
+
+/* The LLVM value of reconv value v where a value of type `want` is expected. */
+static LLVMValueRef value_of(inplace *ip, const rc_value *v, LLVMTypeRef want) {
+  LLVMValueRef l = existing(ip, v);
+  if (l) return l;
+  if (!want) want = known_type(ip, v);
+  if (!want) want = structural_type(ip, (rc_type)v->type, 0);
+  switch (v->kind) {
+  case RC_V_UNDEF: return LLVMGetUndef(want);
+  case RC_V_CONST: {
+    LLVMTypeKind kind = LLVMGetTypeKind(want);
+    if (kind == LLVMHalfTypeKind || kind == LLVMFloatTypeKind || kind == LLVMDoubleTypeKind)
+      return LLVMConstReal(want, rc_const_fval(v));
+    if (kind == LLVMPointerTypeKind)
+      return rc_const_ival(v) == 0 ? LLVMConstPointerNull(want)
+                                   : LLVMConstIntToPtr(LLVMConstInt(LLVMInt64TypeInContext(ip->ex->lctx),
+                                                                    (unsigned long long)rc_const_ival(v), 0), want);
+    if (kind == LLVMIntegerTypeKind) return LLVMConstInt(want, (unsigned long long)rc_const_ival(v), 1);
+    if (!((const rc_const *)v)->u.elems) return LLVMConstNull(want);
+    /* a composite constant from its elements, each of the type the composite's type says */
+    uint32_t n = rc_type_count(ip->k->mod, (rc_type)v->type);
+    LLVMValueRef *e = rc_xcalloc(n ? n : 1, sizeof *e);
+    for (uint32_t i = 0; i < n; i++) {
+      LLVMTypeRef et = kind == LLVMStructTypeKind ? LLVMStructGetTypeAtIndex(want, i) : LLVMGetElementType(want);
+      e[i] = value_of(ip, rc_const_elem(v, i), et);
+    }
+    LLVMValueRef r = kind == LLVMStructTypeKind ? LLVMConstNamedStruct(want, e, n)
+                     : kind == LLVMArrayTypeKind ? LLVMConstArray(LLVMGetElementType(want), e, n)
+                                                 : LLVMConstVector(e, n);
+    free(e);
+    return r;
+  }
+  default: return LLVMGetUndef(want); /* a value the transforms left without definition */
+  }
+}
+
+/* Is LLVM operand l still what the view's operand v says? */
+static bool same_operand(inplace *ip, const rc_value *v, LLVMValueRef l) {
+  LLVMValueRef e = existing(ip, v);
+  if (e) return e == l;
+  if (LLVMIsAInstruction(l) || LLVMIsAArgument(l)) return false; /* now a new value or a constant */
+  if (v->kind == RC_V_CONST && LLVMIsAConstantInt(l) && LLVMGetIntTypeWidth(LLVMTypeOf(l)) <= 64)
+    return LLVMConstIntGetSExtValue(l) == rc_const_ival(v);
+  if (v->kind == RC_V_CONST && LLVMIsAConstantFP(l)) {
+    LLVMBool loses;
+    double d = LLVMConstRealGetDouble(l, &loses);
+    return d == rc_const_fval(v) || (d != d && rc_const_fval(v) != rc_const_fval(v));
+  }
+  return v->kind != RC_V_INSTR && v->kind != RC_V_PARAM; /* constants stay where nothing moved them */
+}
+
+/* ---- instructions -------------------------------------------------------------------------------------------- */
+
+static const char *name_of(const rc_instr *i) {
+  return i->v.name ? i->v.name : "";
+}
+
+/* Where a new non-phi instruction of block b goes: before the next instruction of b that has an
+ * LLVM counterpart already, else at the end (new blocks have no terminator yet). */
+static void position_for(inplace *ip, const rc_instr *i) {
+  LLVMBuilderRef b = ip->ex->b;
+  for (const rc_instr *n = i->next; n; n = n->next) {
+    LLVMValueRef l = original(ip, n);
+    if (l && ip->state[n->origin - 1] == KEPT && LLVMGetInstructionParent(l) == ip->blk[i->parent->id]) {
+      LLVMPositionBuilderBefore(b, l);
+      LLVMSetCurrentDebugLocation2(b, NULL);
+      return;
+    }
+  }
+  LLVMBasicBlockRef bb = ip->blk[i->parent->id];
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  if (term) LLVMPositionBuilderBefore(b, term); else LLVMPositionBuilderAtEnd(b, bb);
+  LLVMSetCurrentDebugLocation2(b, NULL);
+}
+
+/* A new non-phi, non-terminator instruction. */
+static int build_new(inplace *ip, const rc_instr *i) {
+  exporter *ex = ip->ex;
+  LLVMBuilderRef b = ex->b;
+  position_for(ip, i);
+  rc_opcode op = (rc_opcode)i->op;
+  LLVMTypeRef t = i->v.type != RC_VOID ? ip->newtype[i->v.id] : NULL;
+  LLVMValueRef r = NULL;
+  if (rc_opcode_is_int_binop(op) && op != RC_OP_ANDN) {
+    r = LLVMBuildBinOp(b, ex_llvm_opcode(op), value_of(ip, i->ops[0], t), value_of(ip, i->ops[1], t), name_of(i));
+  } else if (rc_opcode_is_float_binop(op)) {
+    r = LLVMBuildBinOp(b, ex_llvm_opcode(op), value_of(ip, i->ops[0], t), value_of(ip, i->ops[1], t), name_of(i));
+  } else if (op == RC_OP_ICMP || op == RC_OP_FCMP) {
+    LLVMTypeRef ot = known_type(ip, i->ops[0]);
+    if (!ot) ot = known_type(ip, i->ops[1]);
+    LLVMValueRef x = value_of(ip, i->ops[0], ot), y = value_of(ip, i->ops[1], ot ? ot : LLVMTypeOf(x));
+    r = op == RC_OP_ICMP ? LLVMBuildICmp(b, ex_icmp_pred((rc_cmp)i->pred), x, y, name_of(i))
+                         : LLVMBuildFCmp(b, ex_fcmp_pred((rc_cmp)i->pred), x, y, name_of(i));
+  } else if (op == RC_OP_SELECT) {
+    r = LLVMBuildSelect(b, value_of(ip, i->ops[0], NULL), value_of(ip, i->ops[1], t), value_of(ip, i->ops[2], t), name_of(i));
+  } else if (op == RC_OP_FREEZE) {
+    r = LLVMBuildFreeze(b, value_of(ip, i->ops[0], t), name_of(i));
+  } else if (rc_opcode_is_cast(op)) {
+    r = LLVMBuildCast(b, ex_llvm_opcode(op), value_of(ip, i->ops[0], NULL), t, name_of(i));
+  } else {
+    rc_strbuf text;
+    rc_sb_init(&text);
+    rc_print_instr(i, &text);
+    rc_report(ex->ctx, RC_SEV_ERROR, ip->k->mod->filename, 0, 0,
+              "function @%s: cannot write `%s` into the LLVM module: reconv's transforms do not add such "
+              "instructions on the LLVM path", ip->k->name, text.data ? text.data : "");
+    rc_sb_free(&text);
+    return -1;
+  }
+  if (i->v.type != RC_VOID) ip->val[i->v.id] = r;
+  return 0;
+}
+
+/* Build the new non-phi instructions, each after the new ones it uses (their block order need
+ * not be a dominance order). */
+static bool operands_ready(inplace *ip, const rc_instr *i) {
+  for (uint32_t o = 0; o < i->nops; o++) {
+    const rc_value *v = i->ops[o];
+    if ((v->kind == RC_V_INSTR || v->kind == RC_V_PARAM) && !is_view(v) && v->id < ip->k->nvalues && !ip->val[v->id])
+      return false;
+  }
+  return true;
+}
+
+static int build_all_new(inplace *ip, rc_instr **fresh, uint32_t n) {
+  bool *done = rc_xcalloc(n + 1, sizeof *done);
+  uint32_t left = 0;
+  for (uint32_t f = 0; f < n; f++) left += !(done[f] = fresh[f]->op == RC_OP_PHI);
+  int rc = 0;
+  while (left && rc == 0) {
+    uint32_t before = left;
+    for (uint32_t f = 0; f < n && rc == 0; f++)
+      if (!done[f] && operands_ready(ip, fresh[f])) {
+        rc = build_new(ip, fresh[f]);
+        done[f] = true;
+        left--;
+      }
+    if (left == before && rc == 0)
+      rc = rc_report(ip->ex->ctx, RC_SEV_ERROR, ip->k->mod->filename, 0, 0,
+                     "internal error: function @%s: new instructions that use each other in a cycle", ip->k->name);
+  }
+  free(done);
+  return rc;
+}
+
+/* A new phi (incoming values come later, when every value exists). */
+static void build_new_phi(inplace *ip, const rc_instr *i) {
+  LLVMBasicBlockRef bb = ip->blk[i->parent->id];
+  LLVMValueRef first = LLVMGetFirstInstruction(bb);
+  while (first && LLVMIsAPHINode(first)) first = LLVMGetNextInstruction(first);
+  if (first) LLVMPositionBuilderBefore(ip->ex->b, first); else LLVMPositionBuilderAtEnd(ip->ex->b, bb);
+  LLVMSetCurrentDebugLocation2(ip->ex->b, NULL);
+  ip->val[i->v.id] = LLVMBuildPhi(ip->ex->b, ip->newtype[i->v.id], name_of(i));
+}
+
+/* One incoming entry per CFG edge, as LLVM wants (a block branching here twice is here twice). */
+static void add_incoming(inplace *ip, LLVMValueRef phi, const rc_instr *i) {
+  LLVMTypeRef t = LLVMTypeOf(phi);
+  for (uint32_t o = 0; o < i->nops; o++) {
+    LLVMValueRef v = value_of(ip, i->ops[o], t);
+    LLVMBasicBlockRef from = ip->blk[i->targets[o]->id];
+    for (uint32_t e = rc_block_count_pred(i->parent, i->targets[o]); e > 0; e--) LLVMAddIncoming(phi, &v, &from, 1);
+  }
+}
+
+/* Does the original phi l still say what the view's phi i says (the same value per incoming
+ * block, one entry per edge)? */
+static bool same_phi(inplace *ip, const rc_instr *i, LLVMValueRef l) {
+  unsigned n = LLVMCountIncoming(l);
+  uint32_t edges = 0;
+  for (uint32_t o = 0; o < i->nops; o++) edges += rc_block_count_pred(i->parent, i->targets[o]);
+  if (n != edges) return false;
+  for (unsigned e = 0; e < n; e++) {
+    LLVMBasicBlockRef from = LLVMGetIncomingBlock(l, e);
+    int o = -1;
+    for (uint32_t k = 0; k < i->nops && o < 0; k++)
+      if (ip->blk[i->targets[k]->id] == from) o = (int)k;
+    if (o < 0 || !same_operand(ip, i->ops[o], LLVMGetIncomingValue(l, e))) return false;
+  }
+  return true;
+}
+
+/* Rebuild an original phi under its name; every use of the old one moves to the new one. */
+static void rebuild_phi(inplace *ip, const rc_instr *i) {
+  LLVMValueRef old = ip->val[i->v.id];
+  LLVMPositionBuilderBefore(ip->ex->b, old);
+  LLVMSetCurrentDebugLocation2(ip->ex->b, NULL);
+  size_t n;
+  const char *name = LLVMGetValueName2(old, &n);
+  char *copy = rc_xmalloc(n + 1);
+  memcpy(copy, name, n);
+  copy[n] = 0;
+  LLVMSetValueName2(old, "", 0);
+  LLVMValueRef phi = LLVMBuildPhi(ip->ex->b, LLVMTypeOf(old), copy);
+  free(copy);
+  LLVMValueRef dbg = LLVMGetMetadata(old, ip->md_dbg);
+  if (dbg) LLVMSetMetadata(phi, ip->md_dbg, dbg);
+  ip->val[i->v.id] = phi;
+  add_incoming(ip, phi, i);
+  LLVMReplaceAllUsesWith(old, phi);
+  erased(ip, old);
+  LLVMInstructionEraseFromParent(old);
+}
+
+/* ---- terminators --------------------------------------------------------------------------------------------------- */
+
+static LLVMValueRef build_terminator(inplace *ip, const rc_instr *t) {
+  LLVMBuilderRef b = ip->ex->b;
+  LLVMBasicBlockRef *bb = ip->blk;
+  switch ((rc_opcode)t->op) {
+  case RC_OP_BR:
+    return LLVMBuildCondBr(b, value_of(ip, t->ops[0], LLVMInt1TypeInContext(ip->ex->lctx)), bb[t->targets[0]->id],
+                           bb[t->targets[1]->id]);
+  case RC_OP_JMP: return LLVMBuildBr(b, bb[t->targets[0]->id]);
+  case RC_OP_RET:
+    return t->nops ? LLVMBuildRet(b, value_of(ip, t->ops[0], LLVMGetReturnType(LLVMGlobalGetValueType(ip->fn))))
+                   : LLVMBuildRetVoid(b);
+  case RC_OP_UNREACHABLE: return LLVMBuildUnreachable(b);
+  default: { /* switch */
+    LLVMValueRef v = value_of(ip, t->ops[0], NULL);
+    LLVMValueRef sw = LLVMBuildSwitch(b, v, bb[t->targets[0]->id], t->ntargets - 1);
+    for (uint32_t c = 1; c < t->ntargets; c++)
+      LLVMAddCase(sw, LLVMConstInt(LLVMTypeOf(v), (unsigned long long)t->cases[c - 1], 1), bb[t->targets[c]->id]);
+    return sw;
+  }
+  }
+}
+
+/* Can the original terminator l be edited into t (the same kind and number of successors)? */
+static bool same_kind(const rc_instr *t, LLVMValueRef l) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(l);
+  switch ((rc_opcode)t->op) {
+  case RC_OP_BR: return op == LLVMBr && LLVMIsConditional(l);
+  case RC_OP_JMP: return op == LLVMBr && !LLVMIsConditional(l);
+  case RC_OP_RET: return op == LLVMRet;
+  case RC_OP_UNREACHABLE: return op == LLVMUnreachable;
+  case RC_OP_SWITCH: {
+    if (op != LLVMSwitch || LLVMGetNumSuccessors(l) != t->ntargets) return false;
+    for (uint32_t c = 1; c < t->ntargets; c++)
+      if (LLVMConstIntGetSExtValue(LLVMGetOperand(l, 2 * c)) != t->cases[c - 1]) return false;
+    return true;
+  }
+  default: return false;
+  }
+}
+
+static void terminator(inplace *ip, const rc_block *rb) {
+  const rc_instr *t = rc_block_term(rb);
+  LLVMBasicBlockRef bb = ip->blk[rb->id];
+  LLVMValueRef old = original(ip, t);
+  if (old && LLVMGetInstructionParent(old) == bb && same_kind(t, old)) {
+    bool retargeted = false;
+    for (uint32_t s = 0; s < t->ntargets; s++)
+      if (LLVMGetSuccessor(old, s) != ip->blk[t->targets[s]->id]) {
+        LLVMSetSuccessor(old, s, ip->blk[t->targets[s]->id]);
+        retargeted = true;
+      }
+    if (retargeted) LLVMSetMetadata(old, ip->md_prof, NULL); /* the weights were for the old targets */
+    if (t->nops && !same_operand(ip, t->ops[0], LLVMGetOperand(old, 0)))
+      LLVMSetOperand(old, 0, value_of(ip, t->ops[0], LLVMTypeOf(LLVMGetOperand(old, 0))));
+    return;
+  }
+  LLVMValueRef prev = LLVMGetBasicBlockTerminator(bb);
+  LLVMPositionBuilderAtEnd(ip->ex->b, bb);
+  LLVMValueRef nt = build_terminator(ip, t);
+  ex_annotate(ip->ex, t, nt);
+  if (prev) {
+    /* the branch it replaces said where it came from and which loop it closes */
+    LLVMValueRef dbg = LLVMGetMetadata(prev, ip->md_dbg), loop = LLVMGetMetadata(prev, ip->md_loop);
+    if (dbg) LLVMSetMetadata(nt, ip->md_dbg, dbg);
+    if (loop) LLVMSetMetadata(nt, ip->md_loop, loop);
+    erased(ip, prev);
+    LLVMInstructionEraseFromParent(prev);
+  }
+}
+
+/* ---- the function ------------------------------------------------------------------------------------------------------ */
+
+static void collect(inplace *ip) {
+  RC_VEC(LLVMValueRef) insts = {0};
+  RC_VEC(LLVMBasicBlockRef) blocks = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(ip->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    rc_vec_push(&blocks, bb);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) rc_vec_push(&insts, i);
+  }
+  ip->linst = insts.data;
+  ip->ninst = insts.len;
+  ptrmap_init(&ip->index);
+  for (uint32_t n = 0; n < insts.len; n++) ptrmap_put(&ip->index, insts.data[n], (void *)(uintptr_t)(n + 1));
+  ip->lblock = blocks.data;
+  ip->nlblock = blocks.len;
+}
+
+/* Erase what the view no longer has: instructions (their remaining uses are in other erased
+ * code, or are phi entries of removed edges) and then blocks. */
+static void erase_dropped(inplace *ip) {
+  for (uint32_t n = ip->ninst; n-- > 0;) {
+    if (ip->state[n] != DROP) continue;
+    LLVMValueRef i = ip->linst[n];
+    if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind) LLVMReplaceAllUsesWith(i, LLVMGetUndef(LLVMTypeOf(i)));
+    LLVMInstructionEraseFromParent(i);
+  }
+  for (uint32_t n = 0; n < ip->nlblock; n++)
+    if (!ip->kept_block[n]) LLVMDeleteBasicBlock(ip->lblock[n]);
+}
+
+int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn) {
+  inplace ip0 = {0};
+  inplace *ip = &ip0;
+  ip->ex = ex;
+  ip->k = k;
+  ip->fn = fn;
+  ip->md_dbg = LLVMGetMDKindIDInContext(ex->lctx, "dbg", 3);
+  ip->md_prof = LLVMGetMDKindIDInContext(ex->lctx, "prof", 4);
+  ip->md_loop = LLVMGetMDKindIDInContext(ex->lctx, "llvm.loop", 9);
+  collect(ip);
+  /* positioning the builder at an instruction takes over its location; what reconv adds has none */
+  LLVMSetCurrentDebugLocation2(ex->b, NULL);
+  ip->state = rc_xcalloc(ip->ninst + 1, sizeof *ip->state);
+  ip->claimer = rc_xcalloc(ip->ninst + 1, sizeof *ip->claimer);
+  ip->kept_block = rc_xcalloc(ip->nlblock + 1, sizeof *ip->kept_block);
+  ip->val = rc_xcalloc(k->nvalues + 1, sizeof *ip->val);
+  ip->newtype = rc_xcalloc(k->nvalues + 1, sizeof *ip->newtype);
+  ip->blk = rc_xcalloc(k->nblocks + 1, sizeof *ip->blk);
+  int rc = 0;
+  for (uint32_t p = 0; p < k->nparams; p++) ip->val[p] = LLVMGetParam(fn, p);
+  /* blocks: the original ones, and new ones for what reconv added */
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    const rc_block *rb = k->blocks[b];
+    if (rb->origin && rb->origin <= ip->nlblock && !ip->kept_block[rb->origin - 1]) {
+      ip->blk[b] = ip->lblock[rb->origin - 1];
+      ip->kept_block[rb->origin - 1] = true;
+    } else {
+      ip->blk[b] = LLVMAppendBasicBlockInContext(ex->lctx, fn, rb->name);
+    }
+  }
+  /* instructions: the original ones stand for themselves; list the new ones */
+  RC_VEC(rc_instr *) fresh = {0};
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      if (i->iflags & RC_IF_VIEW) continue;
+      if (i->origin && i->origin <= ip->ninst && !ip->claimer[i->origin - 1]) {
+        ip->claimer[i->origin - 1] = i;
+        ip->state[i->origin - 1] = KEPT;
+        if (i->v.type != RC_VOID) ip->val[i->v.id] = ip->linst[i->origin - 1];
+      } else if (!rc_opcode_is_terminator((rc_opcode)i->op)) {
+        rc_vec_push(&fresh, i); /* new, or a copy of an original that another one claimed */
+      }
+    }
+  resolve_new_types(ip, fresh.data, fresh.len);
+  for (uint32_t f = 0; f < fresh.len; f++)
+    if (fresh.data[f]->op == RC_OP_PHI) build_new_phi(ip, fresh.data[f]);
+  rc = build_all_new(ip, fresh.data, fresh.len);
+  /* operands the view changed, phis, terminators */
+  for (uint32_t b = 0; b < k->nblocks && rc == 0; b++) {
+    const rc_block *rb = k->blocks[b];
+    for (const rc_instr *i = rb->first; i; i = i->next) {
+      if ((i->iflags & RC_IF_VIEW) || rc_opcode_is_terminator((rc_opcode)i->op)) continue;
+      LLVMValueRef l = original(ip, i);
+      if (!l) {
+        if (i->op == RC_OP_PHI) add_incoming(ip, ip->val[i->v.id], i);
+        continue;
+      }
+      if (i->op == RC_OP_PHI) {
+        if (!same_phi(ip, i, l)) rebuild_phi(ip, i);
+        continue;
+      }
+      for (uint32_t o = 0; o < i->nops; o++) {
+        unsigned j = (unsigned)imp_operand_number(i, o);
+        LLVMValueRef cur = LLVMGetOperand(l, j);
+        if (!same_operand(ip, i->ops[o], cur)) LLVMSetOperand(l, j, value_of(ip, i->ops[o], LLVMTypeOf(cur)));
+      }
+    }
+  }
+  for (uint32_t b = 0; b < k->nblocks && rc == 0; b++) terminator(ip, k->blocks[b]);
+  if (rc == 0) {
+    erase_dropped(ip);
+    for (uint32_t b = 1; b < k->nblocks; b++)
+      if (LLVMGetPreviousBasicBlock(ip->blk[b]) != ip->blk[b - 1]) LLVMMoveBasicBlockAfter(ip->blk[b], ip->blk[b - 1]);
+  }
+  rc_vec_free(&fresh);
+  free(ip->linst);
+  free(ip->lblock);
+  free(ip->state);
+  free(ip->claimer);
+  ptrmap_free(&ip->index);
+  free(ip->kept_block);
+  free(ip->val);
+  free(ip->newtype);
+  free(ip->blk);
+  return rc;
+}
