@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char help[] =
     "usage: reconv opt -p PIPELINE [options] FILE\n\n"
@@ -24,6 +25,7 @@ static const char help[] =
     "  --json                 statistics as JSON, one object per kernel and line\n"
     "  --list-passes          list the passes and their options\n"
     "  --no-verify            do not run the verifier between passes\n"
+    "  --time                 print the time each phase took (read, passes, write) to standard error\n"
     "  --llvm-passes P, --target T, -O N, -D NAME[=V]   import options for .ll/.bc/.cl\n"
     "  -h, --help             show this help\n";
 
@@ -46,6 +48,12 @@ static void print_stats(FILE *f, const rc_kernel *k, const rc_stats *st, bool js
   }
 }
 
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static bool ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), m = strlen(suffix);
   return n >= m && strcmp(s + n - m, suffix) == 0;
@@ -53,7 +61,7 @@ static bool ends_with(const char *s, const char *suffix) {
 
 int cmd_opt(int argc, char **argv) {
   const char *out = NULL, *kname = NULL, *file = NULL, *pipeline = NULL;
-  bool stats = false, json = false, print_after = false;
+  bool stats = false, json = false, print_after = false, timing = false;
   cli_input_opts in = {0};
   rc_ctx ctx;
   cli_ctx_init(&ctx);
@@ -74,6 +82,7 @@ int cmd_opt(int argc, char **argv) {
     else if (cli_flag(a, NULL, "--json")) json = true;
     else if (cli_flag(a, NULL, "--print-after-all")) print_after = true;
     else if (cli_flag(a, NULL, "--no-verify")) ctx.verify_each = false;
+    else if (cli_flag(a, NULL, "--time")) timing = true;
     else if ((r = cli_opt("opt", argc, argv, &i, "-p", "--passes", &pipeline)) != 0) {
       if (r < 0) return EXIT_USAGE;
     } else if ((r = cli_opt("opt", argc, argv, &i, "-o", "--output", &out)) != 0) {
@@ -99,8 +108,10 @@ int cmd_opt(int argc, char **argv) {
     return EXIT_BAD_INPUT;
   }
 #endif
+  double t0 = now();
   rc_module *m = cli_load(&ctx, file, &in);
   if (!m) return EXIT_BAD_INPUT;
+  double t1 = now();
   int rc = EXIT_OK;
   rc_kernel *only = kname ? cli_pick_kernel(&ctx, m, kname) : NULL;
   if (kname && !only) rc = EXIT_BAD_INPUT;
@@ -115,11 +126,12 @@ int cmd_opt(int argc, char **argv) {
     else if (stats) print_stats(stats_to, k, &st, json);
     rc_stats_free(&st);
   }
+  double t2 = now();
   if (rc == EXIT_OK) {
     const char *inputs[] = {file};
     if (to_llvm) {
 #ifdef RECONV_HAVE_LLVM
-      rc_llvm_export_opts lo = {NULL, ends_with(out, ".bc")};
+      rc_llvm_export_opts lo = {NULL, ends_with(out, ".bc"), true};
       char *data = NULL;
       size_t len = 0;
       if (rc_llvm_export(&ctx, m, &lo, &data, &len) != 0) rc = EXIT_BAD_INPUT;
@@ -134,6 +146,10 @@ int cmd_opt(int argc, char **argv) {
       rc_sb_free(&sb);
     }
   }
+  double t3 = now();
   rc_module_free(m);
+  if (timing)
+    fprintf(stderr, "time: read %.3f s, passes %.3f s, write %.3f s, free %.3f s\n", t1 - t0, t2 - t1, t3 - t2,
+            now() - t3);
   return rc;
 }

@@ -398,11 +398,11 @@ struct rc_module {
   rc_kernel **kernels;
   uint32_t nkernels, kernelcap;
   rc_strmap kernel_names; /* name -> kernel */
-  /* Bytes a frontend keeps for the matching backend, in the arena (NULL when none). The LLVM
-   * bridge keeps the bitcode of the module it imported, so that export reuses the kernels'
-   * signatures, attributes and metadata (include/reconv/llvm.h). */
-  const void *origin;
-  size_t origin_size;
+  /* What a frontend keeps of the module it read, for the matching backend (NULL when none): the
+   * LLVM bridge keeps the LLVM module itself, which export copies and edits (include/reconv/llvm.h).
+   * origin_free releases it with the module. */
+  void *origin;
+  void (*origin_free)(void *origin);
   const char *triple;     /* LLVM path: the target triple of the origin (address-space meanings) */
   /* types beyond the basic ones (rc_type_int ... rc_type_other) */
   rc_typeinfo **types;

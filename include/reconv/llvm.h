@@ -35,6 +35,9 @@ rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_impo
 typedef struct rc_llvm_export_opts {
   const rc_kernel *only; /* export only this kernel of the module (NULL: every kernel) */
   bool bitcode;          /* bitcode instead of LLVM IR text */
+  bool last;             /* the caller exports this module no more: export may edit the LLVM module
+                            the import kept instead of a copy of it (faster on big modules); a later
+                            export of the same module then fails */
 } rc_llvm_export_opts;
 
 /* Export a module of thread-level kernels to LLVM IR: into a malloc'ed buffer (*data, *len; text

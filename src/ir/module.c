@@ -37,6 +37,7 @@ void rc_module_free(rc_module *m) {
   rc_strmap_free(&m->kernel_names);
   rc_strmap_free(&m->type_index);
   rc_strmap_free(&m->global_names);
+  if (m->origin && m->origin_free) m->origin_free(m->origin);
   rc_arena_free(&m->arena);
   free(m);
 }

@@ -46,6 +46,10 @@ static void ptrmap_grow(ptrmap *m) {
   free(old.vals);
 }
 
+void ptrmap_reserve(ptrmap *m, uint32_t n) {
+  while ((n + 1) * 2 > m->cap) ptrmap_grow(m);
+}
+
 void ptrmap_put(ptrmap *m, const void *key, void *val) {
   if ((m->len + 1) * 2 > m->cap) ptrmap_grow(m);
   for (uint32_t i = ptr_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {

@@ -31,6 +31,7 @@ void ptrmap_init(ptrmap *m);
 void ptrmap_free(ptrmap *m);
 void *ptrmap_get(const ptrmap *m, const void *key);
 void ptrmap_put(ptrmap *m, const void *key, void *val);
+void ptrmap_reserve(ptrmap *m, uint32_t n); /* room for n entries without growing */
 
 /* ---- names -------------------------------------------------------------------------------------- */
 
@@ -114,6 +115,13 @@ typedef RC_VEC(bridge_run_comment) bridge_run_comments;
 int bridge_scan_run_comments(rc_ctx *ctx, const char *path, const char *text, size_t len,
                              bridge_run_comments *out);
 void bridge_run_comments_free(bridge_run_comments *c);
+
+/* The module an import read, kept alive as the reconv module's origin (rc_module.origin). */
+typedef struct bridge_origin {
+  LLVMContextRef ctx;
+  LLVMModuleRef mod;
+} bridge_origin;
+void bridge_origin_free(void *origin);
 
 /* ---- import ---------------------------------------------------------------------------------------
  * reconv's IR is a view of the LLVM module (docs/llvm.md, "The module stays the source of truth"):

@@ -175,18 +175,24 @@ static void prune(exporter *ex, LLVMValueRef *exported, uint32_t n) {
   }
 }
 
-static LLVMModuleRef open_module(exporter *ex, const rc_module *m) {
+/* The module to write: the origin itself when the caller exports it for the last time, else a copy
+ * of it (through bitcode, which is faster than LLVMCloneModule on big modules), or a new amdgcn
+ * module when there is no origin. */
+static LLVMModuleRef open_module(exporter *ex, const rc_module *m, bool last) {
   if (m->origin) {
-    LLVMMemoryBufferRef buf =
-        LLVMCreateMemoryBufferWithMemoryRange(m->origin, m->origin_size, "origin", 0);
+    bridge_origin *o = m->origin;
     LLVMModuleRef mod = NULL;
-    bool bad = LLVMParseBitcodeInContext2(ex->lctx, buf, &mod);
-    LLVMDisposeMemoryBuffer(buf);
-    if (!bad) {
-      /* as LLVM's tools name a module they read: after the file */
-      if (m->filename) LLVMSetModuleIdentifier(mod, m->filename, strlen(m->filename));
-      return mod;
+    if (last) {
+      mod = o->mod;
+      o->mod = NULL; /* the export owns it now */
+    } else if (o->mod) {
+      LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(o->mod);
+      if (LLVMParseBitcodeInContext2(o->ctx, buf, &mod)) mod = NULL;
+      LLVMDisposeMemoryBuffer(buf);
     }
+    /* as LLVM's tools name a module they read: after the file */
+    if (mod && m->filename) LLVMSetModuleIdentifier(mod, m->filename, strlen(m->filename));
+    return mod;
   }
   LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(m->filename ? m->filename : "reconv", ex->lctx);
   LLVMSetTarget(mod, amdgcn_triple);
@@ -210,11 +216,17 @@ int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *o
   exporter ex;
   memset(&ex, 0, sizeof ex);
   ex.ctx = ctx;
-  ex.lctx = LLVMContextCreate();
+  bool own_context = !m->origin;
+  ex.lctx = own_context ? LLVMContextCreate() : ((const bridge_origin *)m->origin)->ctx;
   bridge_diags diags;
   rc_sb_init(&diags.text);
-  bridge_diags_install(ex.lctx, &diags);
-  ex.lmod = open_module(&ex, m);
+  if (own_context) bridge_diags_install(ex.lctx, &diags);
+  ex.lmod = open_module(&ex, m, opts && opts->last);
+  if (!ex.lmod) {
+    rc_sb_free(&diags.text);
+    return rc_report(ctx, RC_SEV_ERROR, m->filename, 0, 0,
+                     "internal error: the LLVM module this module came from was written out already");
+  }
   ex.td = LLVMGetModuleDataLayout(ex.lmod);
   unsigned global_as;
   address_spaces(&ex, &global_as);
@@ -285,14 +297,14 @@ int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *o
   free(ex.globals);
   LLVMDisposeBuilder(ex.b);
   LLVMDisposeModule(ex.lmod);
-  LLVMContextDispose(ex.lctx);
+  if (own_context) LLVMContextDispose(ex.lctx);
   rc_sb_free(&diags.text);
   return rc;
 }
 
 int rc_llvm_export_file(rc_ctx *ctx, const rc_module *m, const char *path) {
   size_t n = strlen(path);
-  rc_llvm_export_opts o = {NULL, n > 3 && strcmp(path + n - 3, ".bc") == 0};
+  rc_llvm_export_opts o = {NULL, n > 3 && strcmp(path + n - 3, ".bc") == 0, false};
   char *data;
   size_t len;
   if (rc_llvm_export(ctx, m, &o, &data, &len)) return -1;

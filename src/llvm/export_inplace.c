@@ -30,7 +30,7 @@ typedef struct inplace {
   uint8_t *state;             /* per instruction: DROP (erase at the end), KEPT, or ERASED already */
   const rc_instr **claimer;   /* per instruction: the view instruction that stands for it */
   bool *kept_block;
-  ptrmap index;               /* LLVM instruction -> origin (index + 1) */
+  uint32_t *block_end;        /* per original block: index + 1 of its last instruction */
   LLVMValueRef *val;          /* rc value id -> the LLVM value standing for it now */
   LLVMTypeRef *newtype;       /* rc value id -> type of a new value, once known */
   LLVMBasicBlockRef *blk;     /* rc block id -> LLVM block */
@@ -78,10 +78,9 @@ static LLVMValueRef original(const inplace *ip, const rc_instr *i) {
   return ip->linst[i->origin - 1];
 }
 
-/* Note that LLVM instruction l was erased (by a rebuild or a replacement). */
-static void erased(inplace *ip, LLVMValueRef l) {
-  uintptr_t idx = (uintptr_t)ptrmap_get(&ip->index, l);
-  if (idx) ip->state[idx - 1] = ERASED;
+/* Note that an original instruction was erased (by a rebuild or a replacement). */
+static void erased(inplace *ip, uint32_t origin) {
+  if (origin && origin <= ip->ninst) ip->state[origin - 1] = ERASED;
 }
 
 /* The LLVM value an existing reconv value stands for (NULL for constants and new values). */
@@ -354,7 +353,7 @@ static void rebuild_phi(inplace *ip, const rc_instr *i) {
   ip->val[i->v.id] = phi;
   add_incoming(ip, phi, i);
   LLVMReplaceAllUsesWith(old, phi);
-  erased(ip, old);
+  erased(ip, i->origin);
   LLVMInstructionEraseFromParent(old);
 }
 
@@ -425,7 +424,9 @@ static void terminator(inplace *ip, const rc_block *rb) {
     LLVMValueRef dbg = LLVMGetMetadata(prev, ip->md_dbg), loop = LLVMGetMetadata(prev, ip->md_loop);
     if (dbg) LLVMSetMetadata(nt, ip->md_dbg, dbg);
     if (loop) LLVMSetMetadata(nt, ip->md_loop, loop);
-    erased(ip, prev);
+    /* an original block's terminator is its last instruction */
+    if (rb->origin && rb->origin <= ip->nlblock && ip->blk[rb->id] == ip->lblock[rb->origin - 1])
+      erased(ip, ip->block_end[rb->origin - 1]);
     LLVMInstructionEraseFromParent(prev);
   }
 }
@@ -435,14 +436,15 @@ static void terminator(inplace *ip, const rc_block *rb) {
 static void collect(inplace *ip) {
   RC_VEC(LLVMValueRef) insts = {0};
   RC_VEC(LLVMBasicBlockRef) blocks = {0};
+  RC_VEC(uint32_t) ends = {0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(ip->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
     rc_vec_push(&blocks, bb);
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) rc_vec_push(&insts, i);
+    rc_vec_push(&ends, insts.len);
   }
   ip->linst = insts.data;
   ip->ninst = insts.len;
-  ptrmap_init(&ip->index);
-  for (uint32_t n = 0; n < insts.len; n++) ptrmap_put(&ip->index, insts.data[n], (void *)(uintptr_t)(n + 1));
+  ip->block_end = ends.data;
   ip->lblock = blocks.data;
   ip->nlblock = blocks.len;
 }
@@ -539,7 +541,7 @@ int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn) {
   free(ip->lblock);
   free(ip->state);
   free(ip->claimer);
-  ptrmap_free(&ip->index);
+  free(ip->block_end);
   free(ip->kept_block);
   free(ip->val);
   free(ip->newtype);

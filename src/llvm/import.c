@@ -340,6 +340,12 @@ static int import_body(importer *im, LLVMValueRef f, rc_kernel *k) {
   im->prologue_last = NULL;
   im->cur = NULL;
   number_slots(im);
+  /* the maps get their size at once: growing them is page faults on big functions */
+  uint32_t ninst = 0, nbb = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb), nbb++)
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) ninst++;
+  ptrmap_reserve(&im->values, ninst + k->nparams + 64);
+  ptrmap_reserve(&im->blocks, nbb);
   for (uint32_t i = 0; i < k->nparams; i++) ptrmap_put(&im->values, LLVMGetParam(f, i), k->params[i]);
   uint32_t nb = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
@@ -356,6 +362,8 @@ static int import_body(importer *im, LLVMValueRef f, rc_kernel *k) {
   }
   RC_VEC(LLVMValueRef) insts = {0};
   RC_VEC(rc_instr *) shells = {0};
+  rc_vec_reserve(&insts, ninst);
+  rc_vec_reserve(&shells, ninst);
   int rc = 0;
   uint32_t index = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && rc == 0; bb = LLVMGetNextBasicBlock(bb)) {
@@ -415,14 +423,23 @@ static int apply_run_specs(importer *im, const bridge_run_comments *rcs, LLVMVal
   return rc;
 }
 
+void bridge_origin_free(void *origin) {
+  bridge_origin *o = origin;
+  if (o->mod) LLVMDisposeModule(o->mod);
+  LLVMContextDispose(o->ctx);
+  free(o);
+}
+
+/* The LLVM module stays alive with the reconv module: export copies and edits it. */
 static void keep_origin(importer *im) {
-  LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(im->lmod);
-  size_t n = LLVMGetBufferSize(buf);
-  void *copy = rc_arena_alloc(&im->m->arena, n ? n : 1);
-  memcpy(copy, LLVMGetBufferStart(buf), n);
-  im->m->origin = copy;
-  im->m->origin_size = n;
-  LLVMDisposeMemoryBuffer(buf);
+  bridge_origin *o = rc_xmalloc(sizeof *o);
+  o->ctx = im->lctx;
+  o->mod = im->lmod;
+  LLVMContextSetDiagnosticHandler(im->lctx, NULL, NULL); /* the handler's buffer goes with the import */
+  im->m->origin = o;
+  im->m->origin_free = bridge_origin_free;
+  im->lmod = NULL;
+  im->lctx = NULL;
 }
 
 rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *opts) {
@@ -511,7 +528,7 @@ done:
   bridge_run_comments_free(&rcs);
   free(text);
   if (im.lmod) LLVMDisposeModule(im.lmod);
-  LLVMContextDispose(im.lctx);
+  if (im.lctx) LLVMContextDispose(im.lctx);
   rc_sb_free(&diags.text);
   return m;
 }

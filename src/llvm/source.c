@@ -43,22 +43,24 @@ static char *read_file(rc_ctx *ctx, const char *path, size_t *len) {
     rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
     return NULL;
   }
-  rc_strbuf sb;
-  rc_sb_init(&sb);
-  char buf[8192];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-    for (size_t i = 0; i < got; i++) rc_sb_putc(&sb, buf[i]);
+  size_t cap = 1 << 16, n = 0;
+  char *buf = rc_xmalloc(cap);
+  for (;;) {
+    if (n + 1 >= cap) buf = rc_xrealloc(buf, cap *= 2);
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) break;
+  }
   bool err = ferror(f);
   fclose(f);
   if (err) {
-    rc_sb_free(&sb);
+    free(buf);
     rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "read error (is it a directory?)");
     return NULL;
   }
-  if (!sb.data) rc_sb_puts(&sb, "");
-  *len = sb.len;
-  return sb.data;
+  buf[n] = 0;
+  *len = n;
+  return buf;
 }
 
 /* LLVM's text parser says "NAME:LINE:COL: error: MESSAGE\n<source line>\n<caret>"; pass the first
@@ -283,42 +285,52 @@ done:
   return rc;
 }
 
-/* LLVM's text parser ends the process on some malformed input instead of returning an error (in
- * LLVM 14 a bad `target datalayout` string is a fatal error: "LLVM ERROR: ..." and abort). So the
- * text is parsed once in a child process first; when the child dies, reconv reports it (LLVM's own
- * message is on standard error already) instead of dying too. Parse errors LLVM does return are
- * left to the real parse, which reports them with their position. */
-static int probe_ll_parse(rc_ctx *ctx, const char *path, char *text, size_t len) {
+/* LLVM's text parser ends the process on some malformed input instead of returning an error: in
+ * LLVM 14 a bad `target datalayout` string is a fatal error ("LLVM ERROR: ..." and abort). So the
+ * string is tried first, alone, in a child process; when the child dies, reconv reports it instead
+ * of dying too. The module itself is parsed once, in-process (a whole parse in a probe child would
+ * cost as much again on big inputs). */
+static int probe_datalayout(rc_ctx *ctx, const char *path, const char *text, size_t len) {
+  static const char key[] = "target datalayout";
+  const char *p = text, *end = text + len, *q = NULL;
+  for (; p < end; p = q + 1) {
+    q = memchr(p, '\n', (size_t)(end - p));
+    if (!q) q = end;
+    if ((size_t)(q - p) > sizeof key && memcmp(p, key, sizeof key - 1) == 0) break;
+  }
+  if (p >= end) return 0;
+  const char *open = memchr(p, '"', (size_t)(q - p));
+  const char *close = open ? memchr(open + 1, '"', (size_t)(q - open - 1)) : NULL;
+  if (!close) return 0; /* a syntax error the parser reports */
+  char *layout = rc_xmalloc((size_t)(close - open));
+  memcpy(layout, open + 1, (size_t)(close - open - 1));
+  layout[close - open - 1] = 0;
   fflush(NULL);
   pid_t pid = fork();
-  if (pid < 0) return 0; /* no probe; the parse itself still runs */
+  if (pid < 0) { /* no probe; the parse itself still runs */
+    free(layout);
+    return 0;
+  }
   if (pid == 0) {
     static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
     for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
-    LLVMContextRef c = LLVMContextCreate();
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, len, path);
-    LLVMModuleRef m = NULL;
-    char *msg = NULL;
-    if (LLVMParseIRInContext(c, buf, &m, &msg)) LLVMDisposeMessage(msg); /* takes the buffer */
-    else LLVMDisposeModule(m);
-    LLVMContextDispose(c);
-    /* the child's copy of the text is its own to free: leak checkers that follow forks (valgrind)
-     * then find nothing lost in the child either */
-    free(text);
+    LLVMDisposeTargetData(LLVMCreateTargetData(layout));
+    free(layout);
     _exit(0);
   }
+  free(layout);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
   if (WIFSIGNALED(status))
     return rc_report(ctx, RC_SEV_ERROR, path, 0, 0,
-                     "LLVM's IR parser cannot read this file: it stopped the process (signal %d: %s; "
-                     "LLVM's message, if any, is above)",
+                     "LLVM's IR parser cannot read this file: its target datalayout stopped the process "
+                     "(signal %d: %s; LLVM's message, if any, is above)",
                      WTERMSIG(status), strsignal(WTERMSIG(status)) ? strsignal(WTERMSIG(status)) : "?");
   return rc_report(ctx, RC_SEV_ERROR, path, 0, 0,
-                   "LLVM's IR parser cannot read this file: it ended the process with status %d "
-                   "(LLVM's message, if any, is above)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+                   "LLVM's IR parser cannot read this file: its target datalayout ended the process with "
+                   "status %d (LLVM's message, if any, is above)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLVMContextRef c,
@@ -333,7 +345,7 @@ int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLV
     char *text = in_memory ? memcpy(rc_xmalloc(len + 1), o->data, len) : read_file(ctx, path, &len);
     if (!text) return -1;
     text[len] = 0;
-    if (probe_ll_parse(ctx, path, text, len)) {
+    if (probe_datalayout(ctx, path, text, len)) {
       free(text);
       return -1;
     }
