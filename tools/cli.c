@@ -1,6 +1,7 @@
 /* Shared pieces of the reconv CLI (see cli.h). */
 #include "cli.h"
 
+#include "reconv/analysis.h"
 #include "reconv/llvm.h"
 #include "reconv/sim.h"
 
@@ -162,7 +163,14 @@ rc_module *cli_load(rc_ctx *ctx, const char *path, const cli_input_opts *o) {
       lo.ndefines = o->ndefines;
       lo.llvm_divergence = o->llvm_divergence;
     }
-    return rc_llvm_import_file(ctx, path, &lo);
+    rc_module *m = rc_llvm_import_file(ctx, path, &lo);
+    /* device functions' parameters: from their calls, unless the target's calling convention says
+     * what its backend will assume (amdgcn: divergent unless `inreg`) */
+    if (m && m->nkernels && !rc_uniformity_target_flags(m->kernels[0]) && rc_module_param_uniformity(m, 0)) {
+      rc_module_free(m);
+      return NULL;
+    }
+    return m;
 #else
     rc_report(ctx, RC_SEV_ERROR, path, 0, 0,
               "reconv was built without the LLVM bridge; it reads only .rir files");
@@ -178,6 +186,10 @@ rc_module *cli_load(rc_ctx *ctx, const char *path, const cli_input_opts *o) {
   if (!text) return NULL;
   rc_module *m = rc_parse_module(ctx, strcmp(path, "-") == 0 ? "<stdin>" : path, text, len);
   free(text);
+  if (m && rc_module_param_uniformity(m, 0)) { /* device functions' parameters, from their calls */
+    rc_module_free(m);
+    return NULL;
+  }
   return m;
 }
 

@@ -144,6 +144,12 @@ enum {
  * 0 otherwise. */
 unsigned rc_uniformity_target_flags(const rc_kernel *k);
 
+/* Uniformity across calls (src/analysis/interproc.c): set every device function's
+ * param_divergent from its calls in the module — a parameter is divergent when some call passes a
+ * value divergent there, or when the module never calls the function. flags as for
+ * rc_uniformity_build. Returns 0, -1 when an analysis fails. */
+int rc_module_param_uniformity(rc_module *m, unsigned flags);
+
 typedef struct rc_uniformity {
   uint32_t nvalues, nblocks, ncycles;
   uint8_t *divergent_value;  /* per value id: 1 divergent, 0 uniform */
