@@ -737,3 +737,55 @@ TEST(verifier_is_linear_on_a_wide_switch_and_phi) {
   free(cases);
   rc_module_free(m);
 }
+
+/* ---- rule: Types of instructions — LLVM's first-class values ------------------------------------ */
+
+TEST(rule_types_vectors_and_aggregates) {
+  expect_invalid("kernel @k(<4 x f32> %v) {\nentry:\n  %a = extractelement <4 x f32> %v, f32 1.0\n  ret\n}\n",
+                 "3:3", "the index must be an integer");
+  expect_invalid("kernel @k(<4 x f32> %v, i32 %x) {\nentry:\n  %a = insertelement <4 x f32> %v, i32 %x, i32 0\n  ret\n}\n",
+                 "3:3", "element has type i32, expected f32");
+  expect_invalid("kernel @k(<2 x i32> %v) {\nentry:\n  %a = shufflevector <2 x i32> %v, %v, [0, 4]\n  ret\n}\n",
+                 "3:3", "mask entry 4 selects no element");
+  expect_invalid("kernel @k({i32, f32} %s, i32 %x) {\nentry:\n  %a = insertvalue {i32, f32} %s, i32 %x, 1\n  ret\n}\n",
+                 "3:3", "element has type i32, expected f32");
+  expect_invalid("kernel @k(<2 x f32> %v) {\nentry:\n  %a = fadd <2 x f32> %v, %v\n  %b = icmp eq <2 x f32> %v, %v\n  ret\n}\n",
+                 "4:3", "icmp compares integers, pointers or masks");
+  expect_invalid("kernel @k(<2 x i32> %v, <3 x i1> %c) {\nentry:\n  %a = select <2 x i32> <3 x i1> %c, %v, %v\n  ret\n}\n",
+                 "3:3", "condition has type <3 x i1>, expected i1");
+  expect_invalid("kernel @k(<2 x i32> %v) {\nentry:\n  %a = zext <2 x i32> %v to i64\n  ret\n}\n",
+                 "3:3", "cannot zext <2 x i32> to i64");
+  expect_invalid("kernel @k(ptr addrspace(1) %p) {\nentry:\n  %a = addrspacecast ptr addrspace(1) %p to ptr addrspace(1)\n  ret\n}\n",
+                 "3:3", "cannot addrspacecast");
+}
+
+TEST(rule_types_calls_of_functions_and_returns) {
+  expect_invalid("function i32 @f(i32 %x) {\nentry:\n  ret i32 %x\n}\n"
+                 "kernel @k() {\nentry:\n  %a = call i32 @f(i64 1)\n  ret\n}\n",
+                 "7:3", "argument has type i64, expected i32");
+  expect_invalid("function i32 @f(i32 %x) {\nentry:\n  ret i32 %x\n}\n"
+                 "kernel @k() {\nentry:\n  %a = call i64 @f(i32 1)\n  ret\n}\n",
+                 "7:3", "@f returns i32");
+  expect_invalid("kernel @g() {\nentry:\n  ret\n}\n"
+                 "kernel @k() {\nentry:\n  call void @g()\n  ret\n}\n",
+                 "7:3", "@g is a kernel, not a function");
+}
+
+TEST(rule_memory_gep_keeps_the_address_space) {
+  expect_invalid("kernel @k(ptr addrspace(3) %p, i32 %i) {\nentry:\n  %a = gep ptr addrspace(3) %p, i32 %i, 4, f32 1.0, 8\n  ret\n}\n",
+                 "3:3", "gep index must be an integer");
+}
+
+/* An opaque instruction may carry values of types reconv does not interpret; nothing else may. */
+TEST(rule_types_opaque_carries_any_type) {
+  test_diags d;
+  test_diags_init(&d);
+  rc_module *m = test_parse(&d, "kernel @k() {\nentry:\n  %t = opaque opaque \"token\" \"call token @llvm.x()\" ()\n"
+                                "  opaque void \"call void @llvm.y(token %t)\" (opaque \"token\" %t)\n  ret\n}\n");
+  CHECK(m != NULL);
+  CHECK_EQ_INT(d.len, 0);
+  rc_module_free(m);
+  expect_invalid("kernel @k() {\nentry:\n  %t = opaque opaque \"token\" \"call token @llvm.x()\" ()\n"
+                 "  %u = freeze opaque \"token\" %t\n  ret\n}\n",
+                 "4:3", "result has an invalid type");
+}
