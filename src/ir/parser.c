@@ -233,14 +233,14 @@ static bool parse_struct_fields(parser *p, rc_type *out, unsigned depth, bool pa
   return ok;
 }
 
-/* "<" or "[" INT "x" type ">" or "]" (the opening token is consumed). */
-static bool parse_sequence_type(parser *p, rc_type *out, unsigned depth, bool vector) {
+/* "<" or "[" INT "x" type ">" or "]" (the opening token, at line:col, is consumed). */
+static bool parse_sequence_type(parser *p, rc_type *out, unsigned depth, bool vector, uint32_t line,
+                                uint32_t col) {
   if (TOK->kind != TK_INT || TOK->negative) return expected(p, vector ? "a vector length" : "an array length");
   uint64_t n = (uint64_t)TOK->ival;
   next(p);
   if (!tok_is(p, "x")) return expected(p, "'x'");
   next(p);
-  uint32_t line = TOK->line, col = TOK->col;
   rc_type elem = RC_VOID;
   if (!parse_type_at(p, &elem, depth + 1, false) || !expect(p, vector ? TK_RANGLE : TK_RBRACKET, vector ? "'>'" : "']'"))
     return false;
@@ -253,12 +253,13 @@ static bool parse_sequence_type(parser *p, rc_type *out, unsigned depth, bool ve
 
 static bool parse_type_at(parser *p, rc_type *out, unsigned depth, bool allow_void) {
   if (depth > MAX_TYPE_DEPTH) return perr(p, "type nested more than %d deep", MAX_TYPE_DEPTH);
+  uint32_t line = TOK->line, col = TOK->col;
   switch (TOK->kind) {
   case TK_LANGLE:
     next(p);
     if (accept(p, TK_LBRACE)) return parse_struct_fields(p, out, depth, true);
-    return parse_sequence_type(p, out, depth, true);
-  case TK_LBRACKET: next(p); return parse_sequence_type(p, out, depth, false);
+    return parse_sequence_type(p, out, depth, true, line, col);
+  case TK_LBRACKET: next(p); return parse_sequence_type(p, out, depth, false, line, col);
   case TK_LBRACE: next(p); return parse_struct_fields(p, out, depth, false);
   case TK_IDENT: break;
   default: return expected(p, TYPE_LIST);

@@ -498,3 +498,33 @@ TEST(label_defined_long_after_its_first_use) {
   CHECK_STR_CONTAINS(d.text, "error: redefinition of block b7 (first defined at 18:1)");
   rc_sb_free(&sb);
 }
+
+/* ---- the types and names that come from LLVM ------------------------------------------------- */
+
+TEST(extended_types_and_globals) {
+  /* nesting is bounded, so that no input can make the parser recurse without end */
+  rc_strbuf sb;
+  rc_sb_init(&sb);
+  rc_sb_puts(&sb, "kernel @k(");
+  for (int i = 0; i < 40; i++) rc_sb_puts(&sb, "[1 x ");
+  rc_sb_puts(&sb, "i32");
+  for (int i = 0; i < 40; i++) rc_sb_puts(&sb, "]");
+  rc_sb_puts(&sb, " %x) {\nentry:\n  ret\n}\n");
+  expect_error(sb.data, "1:176: error: type nested more than 32 deep");
+  rc_sb_free(&sb);
+  expect_error("kernel @k() {\nentry:\n  %a = load i32, ptr addrspace(1) @g\n  ret\n}\n",
+               "3:35: error: use of undefined global @g");
+  expect_error("global @g : [2 x i8] = \"0g00\"\nkernel @k() {\nentry:\n  ret\n}\n",
+               "1:24: error: 'g' is not a hexadecimal digit");
+  expect_error("global @g : [2 x i8] = \"00\"\nkernel @k() {\nentry:\n  ret\n}\n",
+               "1:24: error: @g holds 2 bytes, so its initialiser has 4 hexadecimal digits");
+  expect_error("kernel @k() {\nentry:\n  call void @nowhere()\n  ret\n}\n",
+               "3:13: error: unknown function or builtin @nowhere");
+  expect_error("kernel @k(<0 x i32> %v) {\nentry:\n  ret\n}\n", "1:11: error: a vector has 1 to 1024 elements");
+  expect_error("kernel @k(<2 x [2 x i32]> %v) {\nentry:\n  ret\n}\n",
+               "1:11: error: vector elements must be integers, floats or pointers");
+  expect_error("kernel @k(i129 %v) {\nentry:\n  ret\n}\n", "1:11: error: expected a type");
+  expect_error("kernel @k(<2 x i32> %v) {\nentry:\n  %a = add <2 x i32> %v, <1, 2, 3>\n  ret\n}\n",
+               "3:31: error: too many elements for <2 x i32>");
+  expect_error("global @g : i32\nkernel @g() {\nentry:\n  ret\n}\n", "2:8: error: redefinition of @g (a global)");
+}
