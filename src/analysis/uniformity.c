@@ -139,6 +139,7 @@ static void taint_all_defs(unif *s, uint32_t c) {
 }
 
 static void branch_divergent(unif *s, uint32_t b);
+static bool is_conditional(const rc_instr *t);
 
 /* Cycle c has a divergent exit: the values that leave it are divergent (escapes.c). Values that
  * are divergent already when the index is built are left out of it. */
@@ -409,6 +410,17 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   u->assumed_divergent = rc_xcalloc(m ? m : 1, 1);
 
   unif s = {.k = k, .g = g, .dom = dom, .pdom = pdom, .ci = ci, .u = u, .n = n, .flags = flags};
+  /* LLVM 14's divergence analysis gives up on a function with an irreducible cycle anywhere:
+   * every value and branch of it is divergent (DivergenceInfo, "ContainsIrreducible"). The
+   * target's view says the same, so that what reconverge makes of such a kernel is reconverging
+   * for the backend too. */
+  if (flags & RC_UNIF_TARGET)
+    for (uint32_t c = 0; c < m; c++)
+      if (!ci->cycles[c].reducible) {
+        memset(u->divergent_value, 1, nv);
+        for (uint32_t b = 0; b < n; b++) u->divergent_branch[b] = is_conditional(rc_block_term(k->blocks[b]));
+        return 0;
+      }
   build_effects(&s); /* and the sources */
   /* the fixpoint: data dependence to the end, then sync dependence of the branches that became
    * divergent meanwhile, until neither adds anything */

@@ -126,6 +126,77 @@ static bool has_metadata(LLVMValueRef fn, unsigned kind) {
   return has;
 }
 
+/* A copy of function fn named `name`, for a kernel copied from the one fn stands for (its origin
+ * is taken already): blocks and instructions in the same order, so that the copy's view finds
+ * them by position; without debug locations, which belong to fn's subprogram. */
+static LLVMValueRef clone_function(exporter *ex, LLVMValueRef fn, const char *name) {
+  LLVMValueRef nf = LLVMAddFunction(ex->lmod, name, LLVMGlobalGetValueType(fn));
+  LLVMSetFunctionCallConv(nf, LLVMGetFunctionCallConv(fn));
+  LLVMSetLinkage(nf, LLVMGetLinkage(fn));
+  unsigned np = LLVMCountParams(fn);
+  for (long idx = -1; idx <= (long)np; idx++) {
+    LLVMAttributeIndex ai = idx < 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : (LLVMAttributeIndex)idx;
+    unsigned n = LLVMGetAttributeCountAtIndex(fn, ai);
+    LLVMAttributeRef *attrs = rc_xcalloc(n ? n : 1, sizeof *attrs);
+    LLVMGetAttributesAtIndex(fn, ai, attrs);
+    for (unsigned i = 0; i < n; i++) LLVMAddAttributeAtIndex(nf, ai, attrs[i]);
+    free(attrs);
+  }
+  unsigned dbg = LLVMGetMDKindIDInContext(ex->lctx, "dbg", 3);
+  size_t nmd = 0;
+  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(fn, &nmd);
+  for (size_t i = 0; i < nmd; i++)
+    if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) != dbg)
+      LLVMGlobalSetMetadata(nf, LLVMValueMetadataEntriesGetKind(md, (unsigned)i), LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
+  if (md) LLVMDisposeValueMetadataEntries(md);
+  ptrmap map; /* old value (argument, block, instruction) -> new */
+  ptrmap_init(&map);
+  for (unsigned i = 0; i < np; i++) {
+    size_t n;
+    const char *pn = LLVMGetValueName2(LLVMGetParam(fn, i), &n);
+    LLVMSetValueName2(LLVMGetParam(nf, i), pn, n);
+    ptrmap_put(&map, LLVMGetParam(fn, i), LLVMGetParam(nf, i));
+  }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    size_t n;
+    const char *bn = LLVMGetValueName2(LLVMBasicBlockAsValue(bb), &n);
+    LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(ex->lctx, nf, bn);
+    ptrmap_put(&map, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(nb));
+  }
+  RC_VEC(LLVMValueRef) made = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMPositionBuilderAtEnd(ex->b, LLVMValueAsBasicBlock(ptrmap_get(&map, LLVMBasicBlockAsValue(bb))));
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      size_t n;
+      const char *iname = LLVMGetValueName2(i, &n);
+      LLVMValueRef c = LLVMIsAPHINode(i) ? LLVMBuildPhi(ex->b, LLVMTypeOf(i), iname) : LLVMInstructionClone(i);
+      if (!LLVMIsAPHINode(i)) LLVMInsertIntoBuilderWithName(ex->b, c, iname);
+      LLVMSetMetadata(c, dbg, NULL);
+      ptrmap_put(&map, i, c);
+      rc_vec_push(&made, i);
+    }
+  }
+  for (uint32_t k = 0; k < made.len; k++) {
+    LLVMValueRef i = made.data[k], c = ptrmap_get(&map, i);
+    if (LLVMIsAPHINode(i)) {
+      for (unsigned e = 0; e < LLVMCountIncoming(i); e++) {
+        LLVMValueRef v = LLVMGetIncomingValue(i, e), nv = ptrmap_get(&map, v);
+        LLVMBasicBlockRef from = LLVMValueAsBasicBlock(ptrmap_get(&map, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(i, e))));
+        LLVMValueRef use = nv ? nv : v;
+        LLVMAddIncoming(c, &use, &from, 1);
+      }
+      continue;
+    }
+    for (int o = 0; o < LLVMGetNumOperands(i); o++) {
+      LLVMValueRef nv = ptrmap_get(&map, LLVMGetOperand(i, (unsigned)o));
+      if (nv) LLVMSetOperand(c, (unsigned)o, nv);
+    }
+  }
+  rc_vec_free(&made);
+  ptrmap_free(&map);
+  return nf;
+}
+
 /* The origin module's functions and globals by position, as the importer numbered them. */
 static void index_module(exporter *ex) {
   RC_VEC(LLVMValueRef) f = {0}, g = {0};
@@ -263,6 +334,12 @@ int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *o
       }
     } else if (k->is_function && m->origin) {
       continue; /* a copy of a device function: the original serves the calls */
+    } else if (m->origin && k->origin && k->origin <= ex.nfunctions) {
+      /* a copy of a kernel whose function another kernel took: a copy of that function */
+      LLVMValueRef clash = LLVMGetNamedFunction(ex.lmod, k->name);
+      if (clash) LLVMSetValueName2(clash, "", 0);
+      ex.fn = clone_function(&ex, ex.functions[k->origin - 1], k->name);
+      rc = ex_inplace(&ex, k, ex.fn);
     } else {
       rc = synthesize_kernel(&ex, k);
     }

@@ -277,8 +277,10 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
    * !uniform (thesis: uniform branches are preserved). A branch that is uniform only per dynamic
    * instance (a uniform loop's counter) is not marked: the lowered code can merge lanes from
    * different iterations, so the analysis of the output decides, and a further round reroutes it if
-   * it is divergent there. The wave simulator checks every scalar branch at run time. */
-  for (uint32_t i = 0; rc == 0 && i < uniform_terms.len; i++) {
+   * it is divergent there. The wave simulator checks every scalar branch at run time.
+   * A kernel that goes back to an LLVM backend (RC_UNIF_TARGET) gets no such claims: the backend's
+   * divergence analysis cannot read them, so the output must be reconverging without them. */
+  for (uint32_t i = 0; rc == 0 && !(o->unif_flags & RC_UNIF_TARGET) && i < uniform_terms.len; i++) {
     rc_instr *t = uniform_terms.data[i];
     if (t->parent && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH) && !(t->iflags & RC_IF_DIVERGENT))
       t->iflags |= RC_IF_UNIFORM;
