@@ -201,6 +201,13 @@ rc_kernel *cli_pick_kernel(rc_ctx *ctx, rc_module *m, const char *name) {
     if (!k) rc_report(ctx, RC_SEV_ERROR, file, 0, 0, "no kernel named @%s", n);
     return k;
   }
+  /* the default is the one kernel the module launches; device functions are picked by name
+   * (or when the module has nothing else) */
+  rc_kernel *launchable = NULL;
+  uint32_t nlaunchable = 0;
+  for (uint32_t i = 0; i < m->nkernels; i++)
+    if (!m->kernels[i]->is_function) launchable = m->kernels[i], nlaunchable++;
+  if (nlaunchable == 1) return launchable;
   if (m->nkernels == 1) return m->kernels[0];
   if (m->nkernels == 0)
     rc_report(ctx, RC_SEV_ERROR, file, 0, 0, "the module has no kernel");

@@ -3,6 +3,9 @@
  * the same final memory. */
 #include "cli_spec.h"
 #include "commands.h"
+#ifdef RECONV_HAVE_LLVM
+#include "reconv/native.h"
+#endif
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -22,6 +25,10 @@ static const char help[] =
     "                      1 when no buffer uses rand)\n"
     "  --sizes N,N,...     launch sizes to try (default 1,3,32,64,257,4096; with --global, only\n"
     "                      that launch; a 2- or 3-dimensional !run launch is used as it is)\n"
+    "  --native            run both natively instead (LLVM modules for spir64: compile .cl files\n"
+    "                      with --target spir64): compiled by LLVM's JIT for this machine's CPU,\n"
+    "                      with a runtime library of OpenCL's built-ins; compares memory only\n"
+    "                      (docs/native.md)\n"
     "  --json              one JSON object: kernel, equivalent, runs, difference\n"
     "  -o, --output FILE   write to FILE instead of standard output\n"
     "  --llvm-passes P, --target T, -O N, -D NAME[=V]   import options for .ll/.bc/.cl\n"
@@ -35,6 +42,7 @@ typedef struct equiv_opts {
   uint32_t sizes[32];
   int nsizes;
   bool json;
+  bool native; /* --native: run both natively (docs/native.md), compare memory only */
 } equiv_opts;
 
 /* One run of both programs. */
@@ -86,6 +94,8 @@ static int parse_args(int argc, char **argv, equiv_opts *o, cli_input_opts *in, 
       if (r < 0 || parse_sizes(v, o) != 0) return EXIT_USAGE;
     } else if (cli_flag(a, NULL, "--json")) {
       o->json = true;
+    } else if (cli_flag(a, NULL, "--native")) {
+      o->native = true;
     } else if (a[0] == '-' && a[1]) {
       return cli_usage_error("equiv", "unknown option '%s'", a);
     } else if (!o->a) {
@@ -100,11 +110,20 @@ static int parse_args(int argc, char **argv, equiv_opts *o, cli_input_opts *in, 
   return 0;
 }
 
+/* A run spec gives both parameters the same value: the same type, or pointers that are both
+ * local (address space 3: a per-group buffer) or both not (a buffer; reconv's own `ptr` and LLVM's
+ * `ptr addrspace(1)` of the same kernel exported are alike). */
+static bool same_param_type(rc_type a, rc_type b) {
+  if (a == b) return true;
+  return rc_type_is_ptr(a) && rc_type_is_ptr(b) && (rc_type_addrspace(a) == 3) == (rc_type_addrspace(b) == 3);
+}
+
 /* Both kernels must take the same parameters, so that one run spec serves both. */
 static int same_params(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const char *fb) {
   bool same = ka->nparams == kb->nparams;
   for (uint32_t p = 0; same && p < ka->nparams; p++)
-    same = ka->params[p]->type == kb->params[p]->type && ka->params[p]->name && kb->params[p]->name &&
+    same = same_param_type((rc_type)ka->params[p]->type, (rc_type)kb->params[p]->type) &&
+           ka->params[p]->name && kb->params[p]->name &&
            strcmp(ka->params[p]->name, kb->params[p]->name) == 0;
   if (!same)
     return rc_report(ctx, RC_SEV_ERROR, fb, 0, 0, "kernel @%s takes other parameters than in the "
@@ -112,9 +131,24 @@ static int same_params(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, co
   return 0;
 }
 
-/* Run both kernels on spec s; -1 on bad input or when the original faults. */
-static int run_both(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const rc_run_spec *s,
-                    run_result *res) {
+/* Both programs prepared for native runs (--native), or NULL. */
+typedef struct natives {
+  struct rc_native *a, *b;
+} natives;
+
+/* Run kernel k (natively when nat is given) on s; 0, or -1 with fault filled or an error reported. */
+static int run_one(rc_ctx *ctx, const rc_kernel *k, struct rc_native *nat, const rc_run_spec *s,
+                   rc_memory *mem, rc_traces *t, rc_run_stats *st, rc_fault *fault) {
+#ifdef RECONV_HAVE_LLVM
+  if (nat) return rc_native_run(nat, s, mem, fault);
+#endif
+  return rc_interp_run(ctx, k, s, mem, t, st, fault);
+}
+
+/* Run both kernels on spec s; -1 on bad input or when the original faults. Native runs leave no
+ * traces: only memory is compared. */
+static int run_both(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const natives *nat,
+                    const rc_run_spec *s, run_result *res) {
   rc_memory ma = {0}, mb = {0};
   rc_traces ta = {0}, tb = {0};
   rc_run_stats sa = {0}, sb = {0};
@@ -123,7 +157,7 @@ static int run_both(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const
   res->equivalent = false;
   if (rc_run_spec_check(ctx, s, ka) != 0 || rc_run_spec_check(ctx, s, kb) != 0) goto out;
   if (rc_memory_init(ctx, &ma, s, ka) != 0 || rc_memory_init(ctx, &mb, s, kb) != 0) goto out;
-  if (rc_interp_run(ctx, ka, s, &ma, &ta, &sa, &fa) != 0) {
+  if (run_one(ctx, ka, nat->a, s, &ma, &ta, &sa, &fa) != 0) {
     if (fa.happened)
       rc_error(ctx, "seed %" PRIu64 ", %" PRIu64 " threads: the first program faults, so there is "
                "nothing to compare (choose other sizes with --sizes or --global): %s", res->seed,
@@ -133,7 +167,7 @@ static int run_both(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const
   rc = 0;
   res->instr_a = sa.instructions;
   res->checksum = rc_memory_checksum(&ma);
-  if (rc_interp_run(ctx, kb, s, &mb, &tb, &sb, &fb) != 0) {
+  if (run_one(ctx, kb, nat->b, s, &mb, &tb, &sb, &fb) != 0) {
     if (!fb.happened) {
       rc = -1;
       goto out;
@@ -143,7 +177,7 @@ static int run_both(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const
     goto out;
   }
   res->instr_b = sb.instructions;
-  if (!rc_traces_equivalent(ka, &ta, kb, &tb, res->why, sizeof res->why)) {
+  if (!nat->a && !rc_traces_equivalent(ka, &ta, kb, &tb, res->why, sizeof res->why)) {
     res->what = "trace";
     goto out;
   }
@@ -162,27 +196,49 @@ out:
   return rc;
 }
 
-static void report_text(FILE *f, const rc_kernel *k, const run_result *r, int n) {
+/* --native: both modules prepared for native runs, B reusing A's compiled runtime library. */
+static int open_natives(rc_ctx *ctx, const equiv_opts *o, const cli_input_opts *in, const rc_kernel *ka,
+                        const rc_kernel *kb, natives *nat) {
+  if (!o->native) return 0;
+#ifdef RECONV_HAVE_LLVM
+  rc_llvm_import_opts lo = {0};
+  lo.passes = in->llvm_passes;
+  lo.target = in->target;
+  lo.opt_level = in->opt_level;
+  lo.defines = in->defines;
+  lo.ndefines = in->ndefines;
+  nat->a = rc_native_open(ctx, o->a, &lo, ka, NULL, NULL);
+  nat->b = nat->a ? rc_native_open(ctx, o->b, &lo, kb, NULL, nat->a) : NULL;
+  return nat->b ? 0 : -1;
+#else
+  return rc_error(ctx, "--native needs the LLVM bridge, which this reconv was built without");
+#endif
+}
+
+static void report_text(FILE *f, const rc_kernel *k, const run_result *r, int n, bool native) {
   for (int i = 0; i < n; i++) {
     fprintf(f, "seed %" PRIu64 ", %" PRIu64 " threads: ", r[i].seed, r[i].threads);
-    if (r[i].equivalent)
+    if (r[i].equivalent && native)
+      fprintf(f, "equivalent (native runs, checksum 0x%016" PRIx64 ")\n", r[i].checksum);
+    else if (r[i].equivalent)
       fprintf(f, "equivalent (%" PRIu64 " and %" PRIu64 " instructions, checksum 0x%016" PRIx64 ")\n",
               r[i].instr_a, r[i].instr_b, r[i].checksum);
     else
       fprintf(f, "NOT equivalent: %s\n", r[i].why);
   }
+  const char *how = native ? " native" : "";
   if (n > 0 && r[n - 1].equivalent)
-    fprintf(f, "@%s: equivalent in %d runs\n", k->name, n);
+    fprintf(f, "@%s: equivalent in %d%s runs\n", k->name, n, how);
   else if (n > 0)
-    fprintf(f, "@%s: NOT equivalent at seed %" PRIu64 ", %" PRIu64 " threads\n", k->name, r[n - 1].seed,
-            r[n - 1].threads);
+    fprintf(f, "@%s: NOT equivalent at seed %" PRIu64 ", %" PRIu64 " threads%s\n", k->name,
+            r[n - 1].seed, r[n - 1].threads, native ? " (native runs)" : "");
 }
 
-static void report_json(FILE *f, const rc_kernel *k, const run_result *r, int n) {
+static void report_json(FILE *f, const rc_kernel *k, const run_result *r, int n, bool native) {
   bool eq = n > 0 && r[n - 1].equivalent;
   fputs("{\"kernel\": ", f);
   cli_json_string(f, k->name);
-  fprintf(f, ", \"equivalent\": %s, \"runs\": [", eq ? "true" : "false");
+  fprintf(f, ", \"equivalent\": %s, %s\"runs\": [", eq ? "true" : "false", native ? "\"native\": true, " : "");
   for (int i = 0; i < n; i++)
     fprintf(f, "%s{\"seed\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"equivalent\": %s, "
                "\"instructions_a\": %" PRIu64 ", \"instructions_b\": %" PRIu64 "}",
@@ -220,8 +276,10 @@ int cmd_equiv(int argc, char **argv) {
   rc_run_spec_init(&base);
   run_result *res = NULL;
   int nres = 0;
+  natives nat = {NULL, NULL};
   rc = EXIT_BAD_INPUT;
-  if (kb && same_params(&ctx, ka, kb, mb->filename) == 0 && cli_spec_build(&ctx, &base, ka, &w) == 0) {
+  if (kb && same_params(&ctx, ka, kb, mb->filename) == 0 && open_natives(&ctx, &o, &in, ka, kb, &nat) == 0 &&
+      cli_spec_build(&ctx, &base, ka, &w) == 0) {
     /* the launches: --global or a multi-dimensional !run fixes one; otherwise several sizes */
     uint32_t sizes[32];
     int nsizes = 0;
@@ -242,7 +300,7 @@ int cmd_equiv(int argc, char **argv) {
         run_result *r = &res[nres++];
         r->seed = s.seed_offset;
         r->threads = rc_run_spec_threads(&s);
-        if (run_both(&ctx, ka, kb, &s, r) != 0) {
+        if (run_both(&ctx, ka, kb, &nat, &s, r) != 0) {
           rc = EXIT_BAD_INPUT;
           nres--;
           stop = true;
@@ -257,14 +315,18 @@ int cmd_equiv(int argc, char **argv) {
       cli_out out;
       int orc = cli_out_open(&out, o.out, inputs, 2);
       if (orc == 0) {
-        if (o.json) report_json(out.f, ka, res, nres);
-        else report_text(out.f, ka, res, nres);
+        if (o.json) report_json(out.f, ka, res, nres, o.native);
+        else report_text(out.f, ka, res, nres, o.native);
         orc = cli_out_commit(&out);
       }
       if (orc != 0) rc = orc;
     }
   }
   free(res);
+#ifdef RECONV_HAVE_LLVM
+  rc_native_close(nat.a);
+  rc_native_close(nat.b);
+#endif
   rc_run_spec_free(&base);
   cli_spec_words_free(&w);
   if (ma) rc_module_free(ma);

@@ -195,54 +195,128 @@ typedef enum rc_cmp {
 const char *rc_cmp_name(rc_cmp c); /* "slt", "oeq", "ult" (for both icmp ult and fcmp ult) ... */
 bool rc_cmp_is_float(rc_cmp c);
 
-/* ---- builtins (called with RC_OP_CALL; pred holds the id) ------------------------------------ */
+/* ---- builtins (called with RC_OP_CALL; pred holds the id, imm the modifiers) -----------------
+ * The list is include/reconv/builtins.def (one line per builtin: name, class, types, flags);
+ * docs/builtins.md says what each computes and which OpenCL C and LLVM names map to it. A builtin
+ * stands for one meaning: where OpenCL's spelling or LLVM's says more than the types do
+ * (signedness: mul_hi_s / mul_hi_u; saturation and rounding of conversions; an element size),
+ * there are separate builtins or modifiers in the call's imm (RC_BM_*), spelled as '.'-separated
+ * suffixes of the name in the text form (`@convert.fs.sat.rtn`). Vector width and element types
+ * come from the call's types. */
 
 typedef enum rc_builtin {
-  /* work-item queries: one i32 constant argument (dimension 0..2), integer result */
-  RC_BI_GLOBAL_ID, RC_BI_LOCAL_ID, RC_BI_GROUP_ID, RC_BI_GLOBAL_SIZE, RC_BI_LOCAL_SIZE,
-  RC_BI_NUM_GROUPS,
-  /* wave queries: no argument, integer result. lane_id is divergent, wave_size uniform */
-  RC_BI_LANE_ID, RC_BI_WAVE_SIZE,
-  /* work-group barrier: no argument, void; only in uniform control flow */
-  RC_BI_BARRIER,
-  /* float math, same float type for arguments and result */
-  RC_BI_SQRT, RC_BI_FABS, RC_BI_FLOOR, RC_BI_CEIL, RC_BI_FTRUNC, RC_BI_ROUND, RC_BI_EXP,
-  RC_BI_EXP2, RC_BI_LOG, RC_BI_LOG2, RC_BI_SIN, RC_BI_COS, RC_BI_RSQRT,
-  RC_BI_FMIN, RC_BI_FMAX, RC_BI_POW, RC_BI_COPYSIGN, RC_BI_FMA,
-  /* integer math, same integer type for arguments and result */
-  RC_BI_SMIN, RC_BI_SMAX, RC_BI_UMIN, RC_BI_UMAX, RC_BI_ABS, RC_BI_CTPOP, RC_BI_CLZ, RC_BI_CTZ,
-  /* atomics on memory: (ptr, value) -> old value; cmpxchg: (ptr, expected, new) -> old */
-  RC_BI_ATOMIC_ADD, RC_BI_ATOMIC_SUB, RC_BI_ATOMIC_XCHG, RC_BI_ATOMIC_SMIN, RC_BI_ATOMIC_SMAX,
-  RC_BI_ATOMIC_UMIN, RC_BI_ATOMIC_UMAX, RC_BI_ATOMIC_AND, RC_BI_ATOMIC_OR, RC_BI_ATOMIC_XOR,
-  RC_BI_ATOMIC_CMPXCHG,
-  /* memory blocks: memcpy(dst ptr, src ptr, i64 bytes), memset(dst ptr, i8 byte, i64 bytes) */
-  RC_BI_MEMCPY, RC_BI_MEMSET,
+#define X(id, name, sig, spec, flags) RC_BI_##id,
+#include "reconv/builtins.def"
+#undef X
   RC_BI_COUNT
 } rc_builtin;
 
+/* The coarse class of a builtin: how the machines' dispatch treats it. The classes F1..I2 are the
+ * element-wise math computed inline by the hot paths (src/sim/scalar.h); OTHER is the long tail
+ * (src/sim/builtins.c), or what legalize expands before anything runs. */
 typedef enum rc_builtin_sig {
   RC_SIG_QUERY_DIM, /* (i32 const dim) -> int */
   RC_SIG_QUERY,     /* () -> int */
-  RC_SIG_VOID0,     /* () -> void */
+  RC_SIG_VOID0,     /* () -> void: barrier */
   RC_SIG_F1,        /* (F) -> F */
   RC_SIG_F2,        /* (F, F) -> F */
   RC_SIG_F3,        /* (F, F, F) -> F */
   RC_SIG_I1,        /* (I) -> I */
   RC_SIG_I2,        /* (I, I) -> I */
-  RC_SIG_ATOMIC,    /* (ptr, T) -> T, T integer */
+  RC_SIG_ATOMIC,    /* (ptr, T) -> T */
   RC_SIG_CMPXCHG,   /* (ptr, T, T) -> T */
-  RC_SIG_MEMCPY,    /* (ptr, ptr, i64) -> void */
-  RC_SIG_MEMSET     /* (ptr, i8, i64) -> void */
+  RC_SIG_MEMCPY,    /* (ptr, ptr, I) -> void */
+  RC_SIG_MEMSET,    /* (ptr, i8, I) -> void */
+  RC_SIG_OTHER      /* anything else: see the spec */
 } rc_builtin_sig;
 
+/* Flags of a builtin (rc_builtin_info.flags). */
+enum {
+  RC_BF_DIVERGENT = 1u << 0,   /* a source of divergence: the result may differ between threads
+                                  whose arguments are equal (ids, atomics) */
+  RC_BF_EFFECTS = 1u << 1,     /* writes memory or synchronises: never removed or moved */
+  RC_BF_PURE = 1u << 2,        /* the result depends on the arguments only: no memory, no fault */
+  RC_BF_ELEMENTWISE = 1u << 3, /* on vectors: the scalar form per element (a scalar argument where
+                                  the spec allows one, 'S' or 'j', serves every element) */
+  RC_BF_LEGAL = 1u << 4,       /* the machines run its scalar form (else legalize expands it) */
+  RC_BF_MEMORY = 1u << 5,      /* reads or writes memory through its pointer arguments */
+  RC_BF_MODS = 1u << 6,        /* takes modifiers in imm (RC_BM_*) */
+  RC_BF_VECFORM = 1u << 7,     /* the vector form means something else than the scalar form per
+                                  element (relational functions: true is -1, the sign bit decides);
+                                  legalize expands vector forms */
+  RC_BF_MATH = RC_BF_PURE | RC_BF_ELEMENTWISE | RC_BF_LEGAL,
+  RC_BF_MATH_MEM = RC_BF_ELEMENTWISE | RC_BF_LEGAL | RC_BF_MEMORY | RC_BF_EFFECTS,
+  RC_BF_ATOMIC = RC_BF_DIVERGENT | RC_BF_EFFECTS | RC_BF_MEMORY | RC_BF_LEGAL,
+  RC_BF_RELATIONAL = RC_BF_PURE | RC_BF_LEGAL | RC_BF_VECFORM,
+};
+
+/* Modifiers (the call's imm) of @convert: source and destination kinds (float, signed or unsigned
+ * integer), saturation, rounding; of @vstore_half and @vstorea_half: the rounding; of the async
+ * copies: the element size in bytes (1 .. 256) and which side is strided. */
+enum {
+  RC_BM_FLOAT = 0, RC_BM_SIGNED = 1, RC_BM_UNSIGNED = 2, /* kinds */
+  RC_BM_SRC_SHIFT = 0, RC_BM_DST_SHIFT = 2, RC_BM_KIND_MASK = 3,
+  RC_BM_SAT = 1 << 4,
+  RC_BM_RND_SHIFT = 5, RC_BM_RND_MASK = 7 << 5,
+  RC_BM_RND_DEFAULT = 0 << 5, /* to nearest even for float results, toward zero for integers */
+  RC_BM_RTE = 1 << 5, RC_BM_RTZ = 2 << 5, RC_BM_RTP = 3 << 5, RC_BM_RTN = 4 << 5,
+  RC_BM_ELEM_MASK = 0x1ff,    /* async copies: the element size */
+  RC_BM_STRIDE_DST = 1 << 9,  /* async_copy_strided: the destination is strided (else the source) */
+};
+
+/* Types in a spec ("RESULT:ARGS", one letter each). T is the builtin's type: the result's when
+ * the result letter is one of F I G Y, else the first argument's with one of these letters.
+ *   F  float T (f16, f32, f64 or a vector of them)     I  integer T (i2 .. i64 elements, not i1)
+ *   G  integer or float T                               Y  any scalar or vector T
+ *   S  T or its element type (a scalar for every element)   E  T's element type
+ *   J  i32 shaped like T (one per element)              j  J, or a scalar i32
+ *   M  an integer shaped like T with T's element width  R  i32 for a scalar T, M for a vector
+ *   W  an integer shaped like T, twice T's element width  H  an integer shaped like T
+ *   b  i1 shaped like T                                 X  an integer or float shaped like T
+ *   O  the struct {T, b}                                N  an integer scalar (not i1)
+ *   i  i32                                              K  a constant i32 0, 1 or 2
+ *   P  a pointer (any address space)                    B  i8
+ *   Q  an integer scalar result (not i1)                V  no result (void)
+ * Builtins that are neither element-wise nor expanded for vectors take scalar T only. */
 typedef struct rc_builtin_info {
-  const char *name; /* as written after '@' in the text form */
+  const char *name; /* as written after '@' in the text form (without modifiers) */
   rc_builtin_sig sig;
   bool divergent_source; /* result differs between threads (global_id, lane_id, atomics ...) */
   bool has_side_effects;
+  const char *spec;      /* the types, see above */
+  uint16_t flags;        /* RC_BF_* */
+  uint8_t nargs;         /* the number of arguments */
 } rc_builtin_info;
 const rc_builtin_info *rc_builtin_get(rc_builtin b);
-int rc_builtin_lookup(const char *name); /* -1 when unknown */
+int rc_builtin_lookup(const char *name); /* the exact name, without modifiers; -1 when unknown */
+/* A name as written in the text form, modifiers included ("convert.fs.sat.rtn"): the builtin, or
+ * -1 (unknown name, or modifiers the builtin does not take); *imm receives the modifiers. */
+int rc_builtin_parse(const char *name, int64_t *imm);
+/* The text form's name of builtin b with modifiers imm (at most 64 bytes with the NUL). */
+void rc_builtin_spell(rc_builtin b, int64_t imm, char *buf, size_t len);
+/* Are the modifiers imm valid for builtin b (0 for builtins without modifiers)? */
+bool rc_builtin_mods_ok(rc_builtin b, int64_t imm);
+
+/* The builtin an LLVM callee stands for: an OpenCL C 1.2 built-in function as clang 14 mangles it
+ * (Itanium ABI, with -nogpulib, for amdgcn and spir64: `_Z13get_global_idj`, `_Z4fminDv4_fS_`,
+ * `_Z14convert_uint4Dv4_f`, `_Z6vload4mPU3AS1Kf` ...), an LLVM intrinsic (`llvm.fmuladd.f32`,
+ * `llvm.smin.v4i32`, `llvm.memcpy.p0i8.p0i8.i64`) or an amdgcn intrinsic (`llvm.amdgcn.workitem.id.x`).
+ * The parameter types of a mangled name choose between meanings (signed or unsigned, float or
+ * integer) and give what the types of reconv's IR do not say (the element size of an async copy,
+ * the source signedness of a conversion). */
+typedef struct rc_builtin_match {
+  int builtin;         /* rc_builtin, or -1 */
+  uint32_t nargs;      /* the builtin takes the call's first nargs arguments (llvm.memcpy's
+                          volatile flag, llvm.ctlz's zero-is-poison flag, barrier's fence flags,
+                          the event of an async copy ... are dropped) */
+  int64_t imm;         /* the modifiers (rc_instr.imm of the call) */
+  uint32_t signed_args;/* mangled names: bit i set when parameter i is a signed integer type
+                          (char, short, int, long) or a vector or pointer of one */
+} rc_builtin_match;
+/* name: n bytes, not NUL-terminated. Returns m->builtin (-1 when the name is no builtin reconv
+ * knows; *m is then all zero but builtin). The caller checks the builtin's types against the
+ * call's (rc_instr_types_ok): a name only says what a callee means if its types fit. */
+int rc_builtin_from_llvm_name(const char *name, size_t n, rc_builtin_match *m);
 
 /* ---- values --------------------------------------------------------------------------------- */
 

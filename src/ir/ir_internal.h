@@ -9,4 +9,10 @@
  * blocks; a block that exists costs a block-sized allocation left to the arena. */
 rc_block *rc_block_find_or_new_(rc_kernel *k, const char *name, bool *created);
 
+/* Do the types of a call of builtin b fit its spec (include/reconv/ir.h, "Types in a spec") and its
+ * modifiers the builtin? result: the call's type; args: its nargs operands (nargs already checked
+ * against the builtin's). On failure writes the reason into why. (builtin_check.c) */
+bool rc_builtin_check(const rc_module *m, rc_builtin b, rc_type result, rc_value *const *args,
+                      int64_t imm, char *why, size_t whylen);
+
 #endif

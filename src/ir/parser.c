@@ -556,8 +556,10 @@ static rc_instr *parse_call(parser *p, uint32_t line, uint32_t col) {
   rc_instr *i = NULL;
   if (ok) {
     i = new_instr(p, RC_OP_CALL, rt, args.len, 0, line, col);
-    int bi = rc_builtin_lookup(callee);
+    int64_t mods = 0;
+    int bi = rc_builtin_parse(callee, &mods); /* "convert.fs.sat": the builtin and its modifiers */
     i->pred = (uint16_t)(bi < 0 ? RC_BI_COUNT : bi);
+    i->imm = bi < 0 ? 0 : mods;
     for (uint32_t o = 0; o < args.len; o++) place(p, i, o, &args.data[o]);
     pending_call pc = {i, callee, cline, ccol};
     rc_vec_push(&p->calls, pc);
@@ -1212,6 +1214,7 @@ static void resolve_calls(parser *p) {
     if (f) {
       pc->instr->op = RC_OP_CALLFN;
       pc->instr->pred = 0;
+      pc->instr->imm = 0;
       pc->instr->u.callee = f;
     } else if (pc->instr->pred >= RC_BI_COUNT) {
       perr_at(p, pc->line, pc->col, "unknown function or builtin @%.80s", pc->callee);

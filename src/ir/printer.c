@@ -221,8 +221,9 @@ static void print_instr(const printer *p, const rc_instr *i) {
       break;
     case RC_OP_CALL:
     case RC_OP_CALLFN: {
-      const rc_builtin_info *bi = op == RC_OP_CALL ? rc_builtin_get((rc_builtin)i->pred) : NULL;
-      const char *callee = op == RC_OP_CALLFN ? (i->u.callee ? i->u.callee->name : "?") : bi ? bi->name : "?";
+      char spelled[80]; /* a builtin with its modifiers: "convert.fs.sat" */
+      if (op == RC_OP_CALL) rc_builtin_spell((rc_builtin)i->pred, i->imm, spelled, sizeof spelled);
+      const char *callee = op == RC_OP_CALLFN ? (i->u.callee ? i->u.callee->name : "?") : spelled;
       rc_sb_printf(out, " %s @%s", tn, callee);
       print_typed_list(p, i);
       break;

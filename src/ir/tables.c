@@ -1,4 +1,4 @@
-/* Static facts about types, opcodes, comparison predicates and builtins. */
+/* Static facts about types, opcodes and comparison predicates (builtins: src/ir/builtins.c). */
 #include "reconv/ir.h"
 
 #include <string.h>
@@ -93,63 +93,4 @@ int rc_cmp_lookup(const char *s, size_t n, bool is_float) {
   return -1;
 }
 
-static const rc_builtin_info builtins[RC_BI_COUNT] = {
-    [RC_BI_GLOBAL_ID] = {"global_id", RC_SIG_QUERY_DIM, true, false},
-    [RC_BI_LOCAL_ID] = {"local_id", RC_SIG_QUERY_DIM, true, false},
-    [RC_BI_GROUP_ID] = {"group_id", RC_SIG_QUERY_DIM, false, false},
-    [RC_BI_GLOBAL_SIZE] = {"global_size", RC_SIG_QUERY_DIM, false, false},
-    [RC_BI_LOCAL_SIZE] = {"local_size", RC_SIG_QUERY_DIM, false, false},
-    [RC_BI_NUM_GROUPS] = {"num_groups", RC_SIG_QUERY_DIM, false, false},
-    [RC_BI_LANE_ID] = {"lane_id", RC_SIG_QUERY, true, false},
-    [RC_BI_WAVE_SIZE] = {"wave_size", RC_SIG_QUERY, false, false},
-    [RC_BI_BARRIER] = {"barrier", RC_SIG_VOID0, false, true},
-    [RC_BI_SQRT] = {"sqrt", RC_SIG_F1, false, false},
-    [RC_BI_FABS] = {"fabs", RC_SIG_F1, false, false},
-    [RC_BI_FLOOR] = {"floor", RC_SIG_F1, false, false},
-    [RC_BI_CEIL] = {"ceil", RC_SIG_F1, false, false},
-    [RC_BI_FTRUNC] = {"ftrunc", RC_SIG_F1, false, false},
-    [RC_BI_ROUND] = {"round", RC_SIG_F1, false, false},
-    [RC_BI_EXP] = {"exp", RC_SIG_F1, false, false},
-    [RC_BI_EXP2] = {"exp2", RC_SIG_F1, false, false},
-    [RC_BI_LOG] = {"log", RC_SIG_F1, false, false},
-    [RC_BI_LOG2] = {"log2", RC_SIG_F1, false, false},
-    [RC_BI_SIN] = {"sin", RC_SIG_F1, false, false},
-    [RC_BI_COS] = {"cos", RC_SIG_F1, false, false},
-    [RC_BI_RSQRT] = {"rsqrt", RC_SIG_F1, false, false},
-    [RC_BI_FMIN] = {"fmin", RC_SIG_F2, false, false},
-    [RC_BI_FMAX] = {"fmax", RC_SIG_F2, false, false},
-    [RC_BI_POW] = {"pow", RC_SIG_F2, false, false},
-    [RC_BI_COPYSIGN] = {"copysign", RC_SIG_F2, false, false},
-    [RC_BI_FMA] = {"fma", RC_SIG_F3, false, false},
-    [RC_BI_SMIN] = {"smin", RC_SIG_I2, false, false},
-    [RC_BI_SMAX] = {"smax", RC_SIG_I2, false, false},
-    [RC_BI_UMIN] = {"umin", RC_SIG_I2, false, false},
-    [RC_BI_UMAX] = {"umax", RC_SIG_I2, false, false},
-    [RC_BI_ABS] = {"abs", RC_SIG_I1, false, false},
-    [RC_BI_CTPOP] = {"ctpop", RC_SIG_I1, false, false},
-    [RC_BI_CLZ] = {"clz", RC_SIG_I1, false, false},
-    [RC_BI_CTZ] = {"ctz", RC_SIG_I1, false, false},
-    [RC_BI_ATOMIC_ADD] = {"atomic_add", RC_SIG_ATOMIC, true, true},
-    [RC_BI_ATOMIC_SUB] = {"atomic_sub", RC_SIG_ATOMIC, true, true},
-    [RC_BI_ATOMIC_XCHG] = {"atomic_xchg", RC_SIG_ATOMIC, true, true},
-    [RC_BI_ATOMIC_SMIN] = {"atomic_smin", RC_SIG_ATOMIC, true, true},
-    [RC_BI_ATOMIC_SMAX] = {"atomic_smax", RC_SIG_ATOMIC, true, true},
-    [RC_BI_ATOMIC_UMIN] = {"atomic_umin", RC_SIG_ATOMIC, true, true},
-    [RC_BI_ATOMIC_UMAX] = {"atomic_umax", RC_SIG_ATOMIC, true, true},
-    [RC_BI_ATOMIC_AND] = {"atomic_and", RC_SIG_ATOMIC, true, true},
-    [RC_BI_ATOMIC_OR] = {"atomic_or", RC_SIG_ATOMIC, true, true},
-    [RC_BI_ATOMIC_XOR] = {"atomic_xor", RC_SIG_ATOMIC, true, true},
-    [RC_BI_ATOMIC_CMPXCHG] = {"atomic_cmpxchg", RC_SIG_CMPXCHG, true, true},
-    [RC_BI_MEMCPY] = {"memcpy", RC_SIG_MEMCPY, false, true},
-    [RC_BI_MEMSET] = {"memset", RC_SIG_MEMSET, false, true},
-};
-
-const rc_builtin_info *rc_builtin_get(rc_builtin b) {
-  return b < RC_BI_COUNT ? &builtins[b] : NULL;
-}
-
-int rc_builtin_lookup(const char *name) {
-  for (int i = 0; i < RC_BI_COUNT; i++)
-    if (builtins[i].name && strcmp(builtins[i].name, name) == 0) return i;
-  return -1;
-}
+/* The builtins are in src/ir/builtins.c. */

@@ -7,6 +7,7 @@
  * problem and reports it with the source position when the IR came from text. */
 #include "reconv/analysis.h"
 #include "reconv/ir.h"
+#include "ir_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -125,57 +126,17 @@ static bool same_shape(const verifier *v, rc_type a, rc_type b) {
          (!rc_type_is_vector(m, a) || rc_type_count(m, a) == rc_type_count(m, b));
 }
 
-/* rule: Builtin calls. Element-wise builtins (math, integer math) also take vectors. */
+/* rule: Builtin calls — the number of arguments, then the builtin's spec (types, modifiers:
+ * src/ir/builtin_check.c). Element-wise builtins also take vectors. */
 static bool check_call(verifier *v, const rc_block *b, const rc_instr *i) {
   const rc_builtin_info *bi = rc_builtin_get((rc_builtin)i->pred);
   if (!bi) return fail(v, b, i, "unknown builtin");
-  rc_type t = (rc_type)i->v.type, st = scalar_of(v, t);
-  uint32_t want = 0;
-  switch (bi->sig) {
-  case RC_SIG_QUERY: case RC_SIG_VOID0: want = 0; break;
-  case RC_SIG_QUERY_DIM: case RC_SIG_F1: case RC_SIG_I1: want = 1; break;
-  case RC_SIG_F2: case RC_SIG_I2: case RC_SIG_ATOMIC: want = 2; break;
-  case RC_SIG_F3: case RC_SIG_CMPXCHG: case RC_SIG_MEMCPY: case RC_SIG_MEMSET: want = 3; break;
-  }
-  if (i->nops != want) return fail(v, b, i, "@%s takes %u arguments, not %u", bi->name, want, i->nops);
-  switch (bi->sig) {
-  case RC_SIG_QUERY_DIM:
-    if (!is_int_not_i1(t)) return fail(v, b, i, "@%s returns an integer", bi->name);
-    if (i->ops[0]->kind != RC_V_CONST || i->ops[0]->type != RC_I32 || rc_const_ival(i->ops[0]) < 0 ||
-        rc_const_ival(i->ops[0]) > 2)
-      return fail(v, b, i, "@%s takes a constant i32 dimension 0, 1 or 2", bi->name);
-    return true;
-  case RC_SIG_QUERY:
-    if (!is_int_not_i1(t)) return fail(v, b, i, "@%s returns an integer", bi->name);
-    return true;
-  case RC_SIG_VOID0:
-    if (t != RC_VOID) return fail(v, b, i, "@%s returns void", bi->name);
-    return true;
-  case RC_SIG_F1: case RC_SIG_F2: case RC_SIG_F3:
-    if (!rc_type_is_float(st)) return fail(v, b, i, "@%s returns floats", bi->name);
-    for (uint32_t o = 0; o < i->nops; o++)
-      if (!same_type(v, b, i, i->ops[o], t, "argument")) return false;
-    return true;
-  case RC_SIG_I1: case RC_SIG_I2:
-    if (!is_int_not_i1(st)) return fail(v, b, i, "@%s returns integers", bi->name);
-    for (uint32_t o = 0; o < i->nops; o++)
-      if (!same_type(v, b, i, i->ops[o], t, "argument")) return false;
-    return true;
-  case RC_SIG_ATOMIC: case RC_SIG_CMPXCHG:
-    if (!is_int_not_i1(t)) return fail(v, b, i, "@%s returns an integer", bi->name);
-    if (!rc_type_is_ptr((rc_type)i->ops[0]->type)) return fail(v, b, i, "address must be a pointer");
-    for (uint32_t o = 1; o < i->nops; o++)
-      if (!same_type(v, b, i, i->ops[o], t, "argument")) return false;
-    return true;
-  case RC_SIG_MEMCPY: case RC_SIG_MEMSET:
-    if (t != RC_VOID) return fail(v, b, i, "@%s returns void", bi->name);
-    if (!rc_type_is_ptr((rc_type)i->ops[0]->type)) return fail(v, b, i, "destination must be a pointer");
-    if (bi->sig == RC_SIG_MEMCPY && !rc_type_is_ptr((rc_type)i->ops[1]->type))
-      return fail(v, b, i, "source must be a pointer");
-    if (bi->sig == RC_SIG_MEMSET && !same_type(v, b, i, i->ops[1], RC_I8, "byte")) return false;
-    if (!is_int_not_i1((rc_type)i->ops[2]->type)) return fail(v, b, i, "size must be an integer");
-    return true;
-  }
+  if (i->nops != bi->nargs)
+    return fail(v, b, i, "@%s takes %u argument%s, not %u", bi->name, bi->nargs, bi->nargs == 1 ? "" : "s",
+                i->nops);
+  char why[300];
+  if (!rc_builtin_check(v->k->mod, (rc_builtin)i->pred, (rc_type)i->v.type, i->ops, i->imm, why, sizeof why))
+    return fail(v, b, i, "%s", why);
   return true;
 }
 

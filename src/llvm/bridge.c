@@ -183,6 +183,13 @@ static const bridge_math math_table[] = {
     {RC_BI_POW, "llvm.pow", "pow"},
     {RC_BI_COPYSIGN, "llvm.copysign", "copysign"},
     {RC_BI_FMA, "llvm.fma", "fma"},
+    /* llvm.fmuladd and OpenCL's mad: fused or not, as the target likes; never the same builtin as
+     * fma, which is always fused (a host without fused multiply-add computes them differently) */
+    {RC_BI_FMULADD, "llvm.fmuladd", "mad"},
+    {RC_BI_RINT, "llvm.rint", "rint"},
+    {RC_BI_RINT, "llvm.nearbyint", NULL},
+    {RC_BI_FMINIMUM, "llvm.minimum", NULL},
+    {RC_BI_FMAXIMUM, "llvm.maximum", NULL},
     {RC_BI_SMIN, "llvm.smin", NULL},
     {RC_BI_SMAX, "llvm.smax", NULL},
     {RC_BI_UMIN, "llvm.umin", NULL},
@@ -268,8 +275,24 @@ int bridge_builtin_of(const char *s, size_t n, unsigned nargs, uint32_t *nused, 
   uint32_t nm;
   const bridge_math *mt = bridge_math_table(&nm);
   if (name_has_prefix(s, n, "llvm.")) {
-    if (intrinsic_family(s, n, "llvm.fmuladd")) bi = RC_BI_FMA;
-    else if (intrinsic_family(s, n, "llvm.memcpy")) bi = RC_BI_MEMCPY;
+    /* intrinsics that change nothing a simulated thread can observe: lifetimes, assumptions,
+     * debug values, scope declarations, amdgcn's wait for outstanding memory operations */
+    static const char *const no_ops[] = {"llvm.lifetime.start", "llvm.lifetime.end", "llvm.assume",
+                                         "llvm.dbg.value", "llvm.dbg.declare", "llvm.dbg.label",
+                                         "llvm.experimental.noalias.scope.decl", "llvm.invariant.start",
+                                         "llvm.invariant.end", "llvm.donothing", "llvm.sideeffect",
+                                         "llvm.amdgcn.s.waitcnt"};
+    static const struct { const char *name; rc_builtin bi; } amdgcn[] = {
+        {"llvm.amdgcn.workitem.id.x", RC_BI_LOCAL_ID_X}, {"llvm.amdgcn.workitem.id.y", RC_BI_LOCAL_ID_Y},
+        {"llvm.amdgcn.workitem.id.z", RC_BI_LOCAL_ID_Z}, {"llvm.amdgcn.workgroup.id.x", RC_BI_GROUP_ID_X},
+        {"llvm.amdgcn.workgroup.id.y", RC_BI_GROUP_ID_Y}, {"llvm.amdgcn.workgroup.id.z", RC_BI_GROUP_ID_Z},
+        {"llvm.amdgcn.rsq", RC_BI_RSQRT}};
+    for (size_t i = 0; i < sizeof no_ops / sizeof no_ops[0] && bi < 0; i++)
+      if (intrinsic_family(s, n, no_ops[i])) bi = RC_BI_NOP;
+    for (size_t i = 0; i < sizeof amdgcn / sizeof amdgcn[0] && bi < 0; i++)
+      if (intrinsic_family(s, n, amdgcn[i].name)) bi = (int)amdgcn[i].bi;
+    if (bi >= 0) {
+    } else if (intrinsic_family(s, n, "llvm.memcpy")) bi = RC_BI_MEMCPY;
     else if (intrinsic_family(s, n, "llvm.memset")) bi = RC_BI_MEMSET;
     else if (name_is(s, n, "llvm.amdgcn.s.barrier")) bi = RC_BI_BARRIER;
     for (uint32_t i = 0; i < nm && bi < 0; i++)
@@ -287,6 +310,9 @@ int bridge_builtin_of(const char *s, size_t n, unsigned nargs, uint32_t *nused, 
     if (bi >= 0) {
     } else if (name_is(name, len, "barrier") || name_is(name, len, "work_group_barrier")) {
       bi = RC_BI_BARRIER;
+    } else if (name_is(name, len, "mem_fence") || name_is(name, len, "read_mem_fence") ||
+               name_is(name, len, "write_mem_fence")) {
+      bi = RC_BI_FENCE;
     } else if (name_is(name, len, "min")) {
       bi = f ? RC_BI_FMIN : u ? RC_BI_UMIN : RC_BI_SMIN;
     } else if (name_is(name, len, "max")) {
@@ -307,12 +333,9 @@ int bridge_builtin_of(const char *s, size_t n, unsigned nargs, uint32_t *nused, 
     }
   }
   if (bi < 0) return -1;
-  switch (rc_builtin_get((rc_builtin)bi)->sig) {
-  case RC_SIG_QUERY: case RC_SIG_VOID0: *nused = 0; break;
-  case RC_SIG_QUERY_DIM: case RC_SIG_F1: case RC_SIG_I1: *nused = 1; break;
-  case RC_SIG_F2: case RC_SIG_I2: case RC_SIG_ATOMIC: *nused = 2; break;
-  default: *nused = 3; break;
-  }
+  /* the builtin takes the call's first arguments: barrier's and fence's flags, llvm.memcpy's
+   * volatile flag, llvm.ctlz's zero-is-poison flag, a lifetime's size and pointer are dropped */
+  *nused = rc_builtin_get((rc_builtin)bi)->nargs;
   (void)nargs;
   return bi;
 }

@@ -90,6 +90,7 @@ static LLVMValueRef existing(inplace *ip, const rc_value *v) {
   case RC_V_INSTR:
     if (is_view(v)) {
       const rc_instr *i = (const rc_instr *)v;
+      if (v->id < ip->k->nvalues && ip->val[v->id]) return ip->val[v->id]; /* find_view_constants */
       return i->origin && i->origin <= ip->ninst ? LLVMGetOperand(ip->linst[i->origin - 1], i->origin_op) : NULL;
     }
     return v->id < ip->k->nvalues ? ip->val[v->id] : NULL;
@@ -98,6 +99,38 @@ static LLVMValueRef existing(inplace *ip, const rc_value *v) {
     return g->origin && g->origin <= ip->ex->nglobals ? ip->ex->globals[g->origin - 1] : NULL;
   }
   default: return NULL;
+  }
+}
+
+/* The constant expression each view instruction stands for, read off the module before anything
+ * changes: an original instruction's operand gives the view instruction it uses, and a constant
+ * expression's operand the view instructions nested in it. One view instruction can stand for a
+ * constant used at several places, also nested in another one (`bitcast (gep ...)` here, the bare
+ * `gep` there), so its own origin, the first use, does not always name it. */
+static void find_view_constants(inplace *ip) {
+  const rc_kernel *k = ip->k;
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      LLVMValueRef l = (i->iflags & RC_IF_VIEW) || i->op == RC_OP_PHI ? NULL : original(ip, i);
+      if (!l) continue;
+      for (uint32_t o = 0; o < i->nops; o++) {
+        const rc_value *v = i->ops[o];
+        if (is_view(v) && v->id < k->nvalues && !ip->val[v->id])
+          ip->val[v->id] = LLVMGetOperand(l, (unsigned)imp_operand_number(i, o));
+      }
+    }
+  /* nested ones: view instructions come before their users in the entry block, so the users are
+   * known first when walking backwards */
+  if (!k->nblocks) return;
+  for (const rc_instr *i = k->blocks[0]->last; i; i = i->prev) {
+    if (!(i->iflags & RC_IF_VIEW) || i->v.id >= k->nvalues || !ip->val[i->v.id]) continue;
+    LLVMValueRef c = ip->val[i->v.id];
+    for (uint32_t o = 0; o < i->nops; o++) {
+      const rc_value *v = i->ops[o];
+      unsigned j = (unsigned)imp_operand_number(i, o);
+      if (is_view(v) && v->id < k->nvalues && !ip->val[v->id] && j < (unsigned)LLVMGetNumOperands(c))
+        ip->val[v->id] = LLVMGetOperand(c, j);
+    }
   }
 }
 
@@ -505,6 +538,7 @@ int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn) {
         rc_vec_push(&fresh, i); /* new, or a copy of an original that another one claimed */
       }
     }
+  find_view_constants(ip);
   resolve_new_types(ip, fresh.data, fresh.len);
   for (uint32_t f = 0; f < fresh.len; f++)
     if (fresh.data[f]->op == RC_OP_PHI) build_new_phi(ip, fresh.data[f]);

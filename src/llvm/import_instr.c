@@ -12,6 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int atomic_builtin_of(LLVMAtomicRMWBinOp op) {
+  switch (op) {
+  case LLVMAtomicRMWBinOpXchg: return RC_BI_ATOMIC_XCHG;
+  case LLVMAtomicRMWBinOpAdd: return RC_BI_ATOMIC_ADD;
+  case LLVMAtomicRMWBinOpSub: return RC_BI_ATOMIC_SUB;
+  case LLVMAtomicRMWBinOpAnd: return RC_BI_ATOMIC_AND;
+  case LLVMAtomicRMWBinOpOr: return RC_BI_ATOMIC_OR;
+  case LLVMAtomicRMWBinOpXor: return RC_BI_ATOMIC_XOR;
+  case LLVMAtomicRMWBinOpMax: return RC_BI_ATOMIC_SMAX;
+  case LLVMAtomicRMWBinOpMin: return RC_BI_ATOMIC_SMIN;
+  case LLVMAtomicRMWBinOpUMax: return RC_BI_ATOMIC_UMAX;
+  case LLVMAtomicRMWBinOpUMin: return RC_BI_ATOMIC_UMIN;
+  default: return -1;
+  }
+}
+
 static rc_opcode binop_of(LLVMOpcode op) {
   switch (op) {
   case LLVMAdd: return RC_OP_ADD;
@@ -181,6 +197,22 @@ static rc_instr *operation_shell(importer *im, LLVMValueRef v, LLVMOpcode op, rc
                       op == LLVMExtractValue ? 1 : 2, 0);
     rc_instr_set_cases(k, ri, path, n);
     free(path);
+    return ri;
+  }
+  case LLVMFence: { /* ordering only: reconv's machines run one memory, in program order */
+    if (!LLVMIsAInstruction(v)) return NULL;
+    ri = rc_instr_new(k, RC_OP_CALL, RC_VOID, 0, 0);
+    ri->pred = RC_BI_FENCE;
+    return ri;
+  }
+  case LLVMAtomicRMW: {
+    /* an atomic read-modify-write is the atomic builtin of the same operation on (address,
+     * value); the memory order and scope stay in the LLVM instruction. fadd/fsub/nand have no
+     * builtin and stay opaque. */
+    int bi = atomic_builtin_of(LLVMGetAtomicRMWBinOp(v));
+    if (bi < 0 || !LLVMIsAInstruction(v)) return NULL;
+    ri = rc_instr_new(k, RC_OP_CALL, t, 2, 0);
+    ri->pred = (uint16_t)bi;
     return ri;
   }
   case LLVMAlloca: {

@@ -411,13 +411,21 @@ int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLV
  * the arguments up to a blank line, then per block a header line ("<11 blanks>NAME:") and one line
  * per instruction, "DIVERGENT:" in front of the divergent ones. The verdict of a block is that of
  * its last line, the terminator. */
+/* Does the line p[0..len) contain the string w? */
+static bool contains(const char *p, size_t len, const char *w) {
+  size_t n = strlen(w);
+  for (size_t i = 0; i + n <= len; i++)
+    if (memcmp(p + i, w, n) == 0) return true;
+  return false;
+}
+
 static void parse_divergence(LLVMModuleRef m, const char *text, ptrmap *out) {
   static const char head[] = "'Divergence Analysis' for function '";
   const char *p = text;
   LLVMValueRef fn = NULL;
   uint8_t *verdicts = NULL;
   uint32_t nblocks = 0, block = 0;
-  bool in_blocks = false, last_divergent = false, have_last = false;
+  bool in_blocks = false, last_divergent = false, have_last = false, in_switch = false;
   while (*p) {
     const char *eol = strchr(p, '\n');
     size_t len = eol ? (size_t)(eol - p) : strlen(p);
@@ -434,7 +442,7 @@ static void parse_divergence(LLVMModuleRef m, const char *text, ptrmap *out) {
       verdicts = fn ? rc_xcalloc(nblocks + 1, 1) : NULL;
       if (fn) ptrmap_put(out, fn, verdicts);
       block = 0;
-      in_blocks = have_last = false;
+      in_blocks = have_last = in_switch = false;
     } else if (fn && len == 0) {
       if (in_blocks && have_last && block > 0 && block <= nblocks) verdicts[block - 1] = last_divergent;
       in_blocks = true; /* after the arguments, and between blocks */
@@ -444,10 +452,15 @@ static void parse_divergence(LLVMModuleRef m, const char *text, ptrmap *out) {
       bool header = !divergent && len > 11 && memcmp(p, "           ", 11) == 0 && p[11] != ' ' && p[len - 1] == ':';
       if (header) {
         block++;
-        have_last = false;
+        have_last = in_switch = false;
+      } else if (in_switch) {
+        /* the case lines of a switch: its verdict is on the line that opened it */
+        if (memchr(p, ']', len)) in_switch = false;
       } else {
         last_divergent = divergent;
         have_last = true;
+        /* `switch i32 %x, label %d [` prints its cases on the lines up to `]` */
+        in_switch = p[len - 1] == '[' && contains(p, len, " switch ");
       }
     }
     p = eol ? eol + 1 : p + len;

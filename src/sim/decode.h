@@ -67,6 +67,12 @@ typedef struct sim_code {
 void sim_decode(sim_code *c, const rc_kernel *k, const rc_frame_layout *layout);
 void sim_code_free(sim_code *c);
 
+/* The kernel in the form the machines run (run_form.c): *out is k itself, or a private copy
+ * (*owned, to give to sim_run_form_free after the run) with LLVM's view rewritten into reconv's
+ * basic forms. Reports what the machines cannot run and returns -1. */
+int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kernel **owned);
+void sim_run_form_free(rc_kernel *owned);
+
 /* ---- shared by the machines (the interpreter, the wave simulator, the IPDOM model; shared.c) ---- */
 
 /* The value of every parameter of k under spec s (buffers: their addresses in mem; local buffers:

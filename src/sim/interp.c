@@ -496,6 +496,8 @@ int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memo
                      "thread-level kernels (wave kernels run on the wave simulator)", k->name);
   if (ctx->verify_each && rc_verify_kernel(ctx, k) != 0) return -1;
   if (rc_run_spec_check(ctx, s, k) != 0) return -1;
+  rc_kernel *owned; /* the kernel in the machines' form, when it differs (run_form.c) */
+  if (sim_run_form(ctx, k, &k, &owned) != 0) return -1;
   interp it0;
   memset(&it0, 0, sizeof it0);
   interp *it = &it0;
@@ -532,5 +534,6 @@ int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memo
     it->block_entries = NULL;
   }
   teardown(it);
+  sim_run_form_free(owned);
   return rc;
 }

@@ -592,12 +592,13 @@ bool rc_run_spec_uses_seed(const rc_run_spec *s) {
 
 /* ---- checking against a kernel ---------------------------------------------------------------------- */
 
-static int check_arg(const spec_parser *p, const rc_run_spec *s, const rc_arg_spec *a, const rc_value *param) {
+static int check_arg(const spec_parser *p, const rc_run_spec *s, const rc_arg_spec *a, const rc_value *param,
+                     const rc_module *m) {
   rc_type t = (rc_type)param->type;
   if (a->is_buffer) {
-    if (t != RC_PTR)
+    if (!rc_type_is_ptr(t))
       return serr(p, "--arg %s: parameter %%%s has type %s; buffers are for ptr parameters", a->text,
-                  a->param, rc_type_name(t));
+                  a->param, rc_type_str(m, t));
     bool ok = true;
     int64_t count = a->uses_n ? nvalue_checked(a, s, &ok) : (int64_t)a->count;
     if (!ok)
@@ -609,8 +610,8 @@ static int check_arg(const spec_parser *p, const rc_run_spec *s, const rc_arg_sp
                      " bytes per buffer", a->text, count, rc_type_name(a->elem), RC_REGION_MAX_BYTES);
     return 0;
   }
-  if (a->elem == RC_PTR && t != RC_PTR)
-    return serr(p, "--arg %s: null is for ptr parameters; %%%s is %s", a->text, a->param, rc_type_name(t));
+  if (a->elem == RC_PTR && !rc_type_is_ptr(t))
+    return serr(p, "--arg %s: null is for ptr parameters; %%%s is %s", a->text, a->param, rc_type_str(m, t));
   if (rc_type_is_float(t)) return 0;
   if (a->scalar_is_float) {
     /* an integer literal too big for 64 bits was read as a float: say what is wrong with it */
@@ -618,16 +619,16 @@ static int check_arg(const spec_parser *p, const rc_run_spec *s, const rc_arg_sp
     const char *digits = v ? v + 1 + (v[1] == '-' || v[1] == '+') : NULL;
     if (digits && *digits && strspn(digits, "0123456789") == strlen(digits))
       return serr(p, "--arg %s: %s does not fit in %s (parameter %%%s)", a->text, v + 1,
-                  rc_type_name(t), a->param);
+                  rc_type_str(m, t), a->param);
     return serr(p, "--arg %s: parameter %%%s has type %s, not a floating-point type", a->text,
-                a->param, rc_type_name(t));
+                a->param, rc_type_str(m, t));
   }
   bool ok = true;
   int64_t v = a->uses_n ? nvalue_checked(a, s, &ok) : a->scalar_i;
   if (!ok) return serr(p, "--arg %s: the value overflows for N = %" PRIu64, a->text, rc_run_spec_threads(s));
-  if (t != RC_PTR && !int_fits(t, v))
+  if (!rc_type_is_ptr(t) && !int_fits(t, v))
     return serr(p, "--arg %s: %" PRId64 " does not fit in %s (parameter %%%s)", a->text, v,
-                rc_type_name(t), a->param);
+                rc_type_str(m, t), a->param);
   return 0;
 }
 
@@ -653,8 +654,8 @@ int rc_run_spec_check(rc_ctx *ctx, const rc_run_spec *s, const rc_kernel *k) {
     const rc_arg_spec *a = rc_run_spec_find_arg(s, param->name);
     if (!a)
       return serr(&p, "parameter %%%s (%s) has no value; give it with --arg %s=...", param->name,
-                  rc_type_name((rc_type)param->type), param->name);
-    if (check_arg(&p, s, a, param) != 0) return -1;
+                  rc_type_str(k->mod, (rc_type)param->type), param->name);
+    if (check_arg(&p, s, a, param, k->mod) != 0) return -1;
   }
   for (uint32_t i = 0; i < s->nargs; i++)
     if (!rc_kernel_find_value(k, s->args[i].param) ||

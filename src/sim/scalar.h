@@ -50,7 +50,9 @@ static inline int64_t sim_smin_of(unsigned bits) {
 /* Integer binary operations. Division faults leave *fault set (1: by zero, 2: overflow). */
 static inline int64_t sim_int_binop(rc_opcode op, unsigned bits, int64_t a, int64_t b, int *fault) {
   uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-  unsigned amt = (unsigned)(ub & (bits - 1)); /* bits is a power of two: modulo the width */
+  /* shift amounts modulo the width (a shift by the width or more is poison in LLVM: any value
+   * would do, this one is deterministic); widths such as i33 are not powers of two */
+  unsigned amt = (unsigned)((bits & (bits - 1)) == 0 ? ub & (bits - 1) : ub % bits);
   switch (op) {
   case RC_OP_ADD: return sim_canon(ua + ub, bits);
   case RC_OP_SUB: return sim_canon(ua - ub, bits);
@@ -266,6 +268,23 @@ static inline double sim_math(rc_builtin f, rc_type t, double a, double b, doubl
   case RC_BI_POW: return s ? powf(x, y) : pow(a, b);
   case RC_BI_COPYSIGN: return s ? copysignf(x, y) : copysign(a, b);
   case RC_BI_FMA: return s ? fmaf(x, y, z) : fma(a, b, c);
+  case RC_BI_FMULADD: { /* llvm.fmuladd and OpenCL's mad, as LLVM computes them on a host without
+                           fused multiply-add: the product rounded, then the sum rounded (volatile
+                           keeps the C compiler from contracting the two into one fma) */
+    if (s) {
+      volatile float p = x * y;
+      return p + z;
+    }
+    volatile double p = a * b;
+    return p + c;
+  }
+  case RC_BI_RINT: return s ? rintf(x) : rint(a);
+  case RC_BI_FMINIMUM: /* LLVM's minimum/maximum: NaN if either is, -0 below +0 */
+  case RC_BI_FMAXIMUM: {
+    if (isnan(a) || isnan(b)) return NAN;
+    if (a == b) return (f == RC_BI_FMINIMUM) == (signbit(a) != 0) ? a : b;
+    return (f == RC_BI_FMINIMUM) == (a < b) ? a : b;
+  }
   default: return 0;
   }
 }

@@ -409,6 +409,8 @@ int waverun(rc_ctx *ctx, const sim_machine *mach, const rc_kernel *k, const rc_r
   if (ctx->verify_each && rc_verify_kernel(ctx, k) != 0) return -1;
   if (rc_run_spec_check(ctx, s, k) != 0) return -1;
   if (s->wave < 1 || s->wave > 64) return rc_error(ctx, "the wave size must be 1 to 64, not %u", s->wave);
+  rc_kernel *owned; /* the kernel in the machines' form, when it differs (run_form.c) */
+  if (sim_run_form(ctx, k, &k, &owned) != 0) return -1;
   sim_run r0;
   memset(&r0, 0, sizeof r0);
   sim_run *r = &r0;
@@ -445,6 +447,7 @@ int waverun(rc_ctx *ctx, const sim_machine *mach, const rc_kernel *k, const rc_r
       if (!r->waves[f].counted && r->waves[f].serial) wave_done(r, &r->waves[f]);
   stats->max_stack_depth = r->max_stack;
   teardown(r);
+  sim_run_form_free(owned);
   if (stats == &scratch_stats) rc_run_stats_free(stats);
   return rc;
 }

@@ -419,23 +419,23 @@ TEST(rule_memory_address_is_ptr) {
 
 TEST(rule_builtins) {
   expect_invalid("kernel @k(i32 %d) {\nentry:\n  %a = call i32 @global_id(i32 %d)\n  ret\n}\n", "3:3",
-                 "@global_id takes a constant i32 dimension 0, 1 or 2");
+                 "@global_id: argument 1 has type i32, expected a constant i32 0, 1 or 2");
   expect_invalid("kernel @k() {\nentry:\n  %a = call i32 @global_id(i32 3)\n  ret\n}\n", "3:3",
-                 "@global_id takes a constant i32 dimension 0, 1 or 2");
+                 "@global_id: argument 1 has type i32, expected a constant i32 0, 1 or 2");
   expect_invalid("kernel @k() {\nentry:\n  %a = call i32 @lane_id(i32 0)\n  ret\n}\n", "3:3",
                  "@lane_id takes 0 arguments, not 1");
   expect_invalid("kernel @k() {\nentry:\n  %a = call i32 @sqrt(f32 2.0)\n  ret\n}\n", "3:3",
-                 "@sqrt returns floats");
+                 "@sqrt works on a float type, not on i32");
   expect_invalid("kernel @k() {\nentry:\n  %a = call f64 @fmin(f64 2.0, f32 1.0)\n  ret\n}\n", "3:3",
-                 "argument has type f32, expected f64");
+                 "@fmin: argument 2 has type f32, expected the call's type or its element type");
   expect_invalid("kernel @k() {\nentry:\n  %a = call i32 @barrier()\n  ret\n}\n", "3:3",
                  "@barrier returns void");
   expect_invalid("kernel @k(ptr %p) {\nentry:\n  %a = call i32 @atomic_add(i32 0, i32 1)\n  ret\n}\n",
-                 "3:3", "address must be a pointer");
+                 "3:3", "@atomic_add: argument 1 has type i32, expected a pointer");
   expect_invalid("kernel @k(ptr %p) {\nentry:\n  call void @memset(ptr %p, i32 0, i64 4)\n  ret\n}\n",
-                 "3:3", "byte has type i32, expected i8");
+                 "3:3", "@memset: argument 2 has type i32, expected i8");
   expect_invalid("kernel @k(ptr %p) {\nentry:\n  %a = call i1 @abs(i1 true)\n  ret\n}\n", "3:3",
-                 "@abs returns integers");
+                 "@abs works on an integer type, not on i1");
 }
 
 TEST(rule_builtins_unknown_id) {

@@ -1,0 +1,273 @@
+/* The form a kernel runs in. The LLVM import gives kernels LLVM's view (docs/llvm.md): pointers
+ * into address spaces, freeze and addrspacecast, pointer-to-pointer bitcasts of typed pointers,
+ * multi-index geps with struct offsets, module globals, amdgcn's per-dimension queries. The
+ * machines run reconv's basic forms; sim_run_form rewrites a private copy of the kernel into them
+ * before a run, the user's kernel untouched (so export still finds every instruction again):
+ *
+ * - every pointer type becomes `ptr`: the machines have one flat address map, so an address-space
+ *   cast or a pointer bitcast is the same address (their uses take the operand);
+ * - freeze is its operand: reconv's values are never poison;
+ * - `gep p, i0, s0, i1, s1 ..., offset c` becomes one single-index gep per index and one for the
+ *   offset (the machines' form, docs/ir.md "gep");
+ * - a global in address space 3 is the group's local memory (`localmem`); a constant global is
+ *   copied into each thread's private memory at the kernel's start (OpenCL C 1.2 allows only
+ *   constant program-scope variables besides local ones, §6.5), its initial bytes stored there;
+ * - fence and nop do nothing on machines with one sequentially consistent memory; identity is its
+ *   operand; amdgcn's workitem.id.x style queries are the dimension queries; the global offset is 0.
+ *
+ * What the machines cannot run yet (vectors and aggregates, calls of device functions, opaque
+ * instructions, integers wider than 64 bits, half floats, builtins without machine semantics) is
+ * refused before the run with the instruction and its block, never run with a made-up value.
+ * The copy keeps the kernel's blocks and their numbers, so traces compare with the original's. */
+#include "decode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Builtins the machines run as they are (interp.c call, lanes.c lane_call, ipdom.c). */
+static bool machine_builtin(rc_builtin f) {
+  if (f == RC_BI_FMULADD || f == RC_BI_RINT || f == RC_BI_FMINIMUM || f == RC_BI_FMAXIMUM) return true;
+  return rc_builtin_get(f) && rc_builtin_get(f)->sig != RC_SIG_OTHER;
+}
+
+/* Builtins sim_run_form rewrites into what the machines run. */
+static bool rewritten_builtin(rc_builtin f) {
+  switch (f) {
+  case RC_BI_FENCE: case RC_BI_NOP: case RC_BI_IDENTITY: case RC_BI_GLOBAL_OFFSET:
+  case RC_BI_LOCAL_ID_X: case RC_BI_LOCAL_ID_Y: case RC_BI_LOCAL_ID_Z:
+  case RC_BI_GROUP_ID_X: case RC_BI_GROUP_ID_Y: case RC_BI_GROUP_ID_Z:
+    return true;
+  default: return false;
+  }
+}
+
+/* Why the machines cannot run type t, or NULL when they can. */
+static const char *type_problem(const rc_module *m, rc_type t) {
+  if (t == RC_VOID || rc_type_is_ptr(t) || t == RC_F32 || t == RC_F64 || t == RC_MASK) return NULL;
+  if (t == RC_F16) return "half floats are not simulated yet";
+  if (rc_type_is_int(t)) return rc_type_bits(t) > 64 ? "integers wider than 64 bits are not simulated yet" : NULL;
+  if (rc_type_is_vector(m, t)) return "vectors are not simulated yet";
+  return "aggregates are not simulated yet";
+}
+
+static bool is_pointer_copy(const rc_instr *i) {
+  if (i->op == RC_OP_FREEZE || i->op == RC_OP_ADDRSPACECAST) return true;
+  return i->op == RC_OP_BITCAST && rc_type_is_ptr((rc_type)i->v.type) && rc_type_is_ptr((rc_type)i->ops[0]->type);
+}
+
+/* Why the machines cannot run instruction i, or NULL. *rewrite is set when i needs the copy. */
+static const char *instr_problem(const rc_kernel *k, const rc_instr *i, bool *rewrite) {
+  const rc_module *m = k->mod;
+  switch ((rc_opcode)i->op) {
+  case RC_OP_CALLFN: return "calls of device functions are not simulated yet";
+  case RC_OP_OPAQUE: return "reconv only carries this instruction (opaque), it has no semantics for it";
+  case RC_OP_EXTRACTELT: case RC_OP_INSERTELT: case RC_OP_SHUFFLE: return "vectors are not simulated yet";
+  case RC_OP_EXTRACTVAL: case RC_OP_INSERTVAL: return "aggregates are not simulated yet";
+  case RC_OP_CALL:
+    if (rewritten_builtin((rc_builtin)i->pred)) *rewrite = true;
+    else if (!machine_builtin((rc_builtin)i->pred)) return "this builtin has no semantics in the simulators yet";
+    break;
+  case RC_OP_GEP:
+    if (i->nops != 2 || i->imm != 0) *rewrite = true;
+    break;
+  default:
+    if (is_pointer_copy(i)) *rewrite = true;
+    break;
+  }
+  const char *why = type_problem(m, (rc_type)i->v.type);
+  if (why) return why;
+  if (i->v.type != RC_VOID && rc_type_is_ptr((rc_type)i->v.type) && i->v.type != RC_PTR) *rewrite = true;
+  for (uint32_t o = 0; o < i->nops; o++) {
+    const rc_value *v = i->ops[o];
+    if ((why = type_problem(m, (rc_type)v->type)) != NULL) return why;
+    if (v->kind == RC_V_GLOBAL && !((const rc_global *)v)->is_const && rc_type_addrspace((rc_type)v->type) != 3)
+      return "a writable global variable shared by every thread is not simulated yet (OpenCL C 1.2 has "
+             "only constant and local ones)";
+    if (v->kind == RC_V_GLOBAL || (rc_type_is_ptr((rc_type)v->type) && v->type != RC_PTR)) *rewrite = true;
+  }
+  return NULL;
+}
+
+/* A name for the private copy that the module does not have yet. */
+static rc_kernel *clone_fresh(const rc_kernel *k) {
+  char name[256];
+  for (unsigned n = 0;; n++) {
+    snprintf(name, sizeof name, "%.200s.run%u", k->name, n);
+    if (!rc_module_find_kernel(k->mod, name)) return rc_kernel_clone(k->mod, k, name);
+  }
+}
+
+typedef struct former {
+  rc_kernel *k;
+  rc_value **repl;     /* per value id: what its uses take instead, or NULL */
+  rc_value **global;   /* per module global: its memory in this kernel, or NULL */
+  rc_builder entry;    /* before the entry block's first instruction */
+} former;
+
+static rc_value *resolved(former *f, rc_value *v) {
+  while (v->kind == RC_V_INSTR && v->id < f->k->nvalues && f->repl[v->id]) v = f->repl[v->id];
+  return v;
+}
+
+/* The memory a global stands for in this kernel, made at the kernel's start. */
+static rc_value *global_memory(former *f, const rc_global *g) {
+  if (f->global[g->v.id]) return f->global[g->v.id];
+  const rc_module *m = f->k->mod;
+  uint64_t size = rc_type_alloc_size(m, g->vtype);
+  if (size == 0) size = 1;
+  rc_value *mem;
+  if (rc_type_addrspace((rc_type)g->v.type) == 3) {
+    mem = rc_build_localmem(&f->entry, (int64_t)size, g->v.name);
+  } else {
+    mem = rc_build_alloca(&f->entry, (int64_t)size, g->v.name);
+    rc_kernel *k = f->k;
+    if (!g->init) {
+      rc_value *args[3] = {mem, rc_const_int(k, RC_I8, 0), rc_const_int(k, RC_I64, (int64_t)size)};
+      rc_build_call(&f->entry, RC_BI_MEMSET, RC_VOID, args, 3, NULL);
+    } else {
+      /* the initial bytes, eight at a time, then one by one */
+      for (uint64_t at = 0; at < size; at += at + 8 <= size ? 8 : 1) {
+        bool wide = at + 8 <= size;
+        uint64_t bits = 0;
+        memcpy(&bits, g->init + at, wide ? 8 : 1);
+        rc_value *p = at ? rc_build_gep(&f->entry, mem, rc_const_int(k, RC_I64, (int64_t)at), 1, NULL) : mem;
+        rc_build_store(&f->entry, rc_const_int(k, wide ? RC_I64 : RC_I8, (int64_t)bits), p);
+      }
+    }
+  }
+  f->global[g->v.id] = mem;
+  return mem;
+}
+
+/* An operand as the machines see it: pointer constants as `ptr`, globals as their memory,
+ * copies replaced by what they copy. */
+static rc_value *operand(former *f, rc_value *v) {
+  v = resolved(f, v);
+  if (v->kind == RC_V_GLOBAL) return global_memory(f, (const rc_global *)v);
+  if (rc_type_is_ptr((rc_type)v->type) && v->type != RC_PTR) {
+    if (v->kind == RC_V_CONST) return rc_const_int(f->k, RC_PTR, rc_const_ival(v));
+    if (v->kind == RC_V_UNDEF) return rc_undef(f->k, RC_PTR);
+    v->type = RC_PTR; /* a parameter or an instruction of the copy */
+  }
+  return v;
+}
+
+/* `gep p, i0, s0, ..., offset c` as a chain of single-index geps. */
+static void split_gep(former *f, rc_instr *i) {
+  rc_builder b;
+  rc_builder_before(&b, i);
+  rc_value *p = i->ops[0];
+  for (uint32_t o = 1; o < i->nops; o++) p = rc_build_gep(&b, p, i->ops[o], i->cases[o - 1], NULL);
+  if (i->imm != 0 || i->nops == 1) p = rc_build_gep(&b, p, rc_const_int(f->k, RC_I64, i->imm), 1, NULL);
+  f->repl[i->v.id] = p;
+  rc_instr_detach(i);
+}
+
+static void rewrite_call(former *f, rc_instr *i) {
+  rc_builtin b = (rc_builtin)i->pred;
+  rc_builtin dim_query = RC_BI_COUNT;
+  int dim = 0;
+  switch (b) {
+  case RC_BI_FENCE: case RC_BI_NOP: rc_instr_detach(i); return;
+  case RC_BI_IDENTITY: f->repl[i->v.id] = i->ops[0]; rc_instr_detach(i); return;
+  case RC_BI_GLOBAL_OFFSET: f->repl[i->v.id] = rc_const_int(f->k, (rc_type)i->v.type, 0); rc_instr_detach(i); return;
+  case RC_BI_LOCAL_ID_X: case RC_BI_LOCAL_ID_Y: case RC_BI_LOCAL_ID_Z:
+    dim_query = RC_BI_LOCAL_ID, dim = (int)(b - RC_BI_LOCAL_ID_X); break;
+  case RC_BI_GROUP_ID_X: case RC_BI_GROUP_ID_Y: case RC_BI_GROUP_ID_Z:
+    dim_query = RC_BI_GROUP_ID, dim = (int)(b - RC_BI_GROUP_ID_X); break;
+  default: return;
+  }
+  rc_builder bl;
+  rc_builder_before(&bl, i);
+  rc_value *arg = rc_const_int(f->k, RC_I32, dim);
+  f->repl[i->v.id] = &rc_build_call(&bl, dim_query, (rc_type)i->v.type, &arg, 1, NULL)->v;
+  rc_instr_detach(i);
+}
+
+int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kernel **owned) {
+  *out = k;
+  *owned = NULL;
+  bool rewrite = false;
+  for (uint32_t p = 0; p < k->nparams; p++) {
+    rc_type t = (rc_type)k->params[p]->type;
+    const char *why = type_problem(k->mod, t);
+    if (why)
+      return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
+                       "kernel @%s: reconv's simulators cannot run it: parameter %%%s has type %s: %s", k->name,
+                       k->params[p]->name ? k->params[p]->name : "?", rc_type_str(k->mod, t), why);
+    if (rc_type_is_ptr(t) && t != RC_PTR) rewrite = true;
+  }
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      const char *why = instr_problem(k, i, &rewrite);
+      if (!why) continue;
+      rc_strbuf text = {0};
+      rc_print_instr(i, &text);
+      int rc = rc_report(ctx, RC_SEV_ERROR, k->mod->filename, i->line, i->col,
+                         "kernel @%s, block %s: reconv's simulators cannot run `%s`: %s (docs/llvm.md, "
+                         "\"Out of scope\")",
+                         k->name, k->blocks[b]->name, text.data ? text.data : "?", why);
+      rc_sb_free(&text);
+      return rc;
+    }
+  for (uint32_t r = 0; r < k->nregs; r++)
+    if (rc_type_is_ptr((rc_type)k->regs[r]->type) && k->regs[r]->type != RC_PTR) rewrite = true;
+  if (!rewrite || k->nblocks == 0) return 0;
+
+  former f = {0};
+  f.k = clone_fresh(k);
+  if (!f.k) return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col, "kernel @%s: cannot copy it to run", k->name);
+  f.repl = rc_xcalloc(f.k->nvalues + 1, sizeof *f.repl);
+  f.global = rc_xcalloc(k->mod->nglobals + 1, sizeof *f.global);
+  rc_builder_before(&f.entry, f.k->blocks[0]->first);
+  for (uint32_t p = 0; p < f.k->nparams; p++)
+    if (rc_type_is_ptr((rc_type)f.k->params[p]->type)) f.k->params[p]->type = RC_PTR;
+  for (uint32_t r = 0; r < f.k->nregs; r++)
+    if (rc_type_is_ptr((rc_type)f.k->regs[r]->type)) f.k->regs[r]->type = RC_PTR;
+  /* first what goes away or splits (the original instructions only: the walk takes the next one
+   * before it changes anything), then every operand */
+  uint32_t nvalues_before = f.k->nvalues;
+  for (uint32_t b = 0; b < f.k->nblocks; b++) {
+    rc_instr *next;
+    for (rc_instr *i = f.k->blocks[b]->first; i; i = next) {
+      next = i->next;
+      if (i->v.id >= nvalues_before && i->v.type != RC_VOID) continue;
+      if (is_pointer_copy(i)) {
+        f.repl[i->v.id] = i->ops[0];
+        rc_instr_detach(i);
+      } else if (i->op == RC_OP_GEP && (i->nops != 2 || i->imm != 0)) {
+        split_gep(&f, i);
+      } else if (i->op == RC_OP_CALL && rewritten_builtin((rc_builtin)i->pred)) {
+        rewrite_call(&f, i);
+      }
+    }
+  }
+  /* values made above may be replaced too: the table grows with the kernel */
+  if (f.k->nvalues > nvalues_before) {
+    f.repl = rc_xrealloc(f.repl, (f.k->nvalues + 1) * sizeof *f.repl);
+    memset(f.repl + nvalues_before + 1, 0, (f.k->nvalues - nvalues_before) * sizeof *f.repl);
+  }
+  for (uint32_t b = 0; b < f.k->nblocks; b++)
+    for (rc_instr *i = f.k->blocks[b]->first; i; i = i->next) {
+      if (i->v.type != RC_VOID && rc_type_is_ptr((rc_type)i->v.type)) i->v.type = RC_PTR;
+      for (uint32_t o = 0; o < i->nops; o++) {
+        rc_value *v = operand(&f, i->ops[o]);
+        if (v != i->ops[o]) rc_instr_set_op(i, o, v);
+      }
+    }
+  free(f.repl);
+  free(f.global);
+  if (rc_verify_kernel(ctx, f.k) != 0) {
+    rc_module_remove_kernel(f.k->mod, f.k);
+    return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
+                     "kernel @%s: internal error: its form for the simulators does not verify", k->name);
+  }
+  *out = f.k;
+  *owned = f.k;
+  return 0;
+}
+
+void sim_run_form_free(rc_kernel *owned) {
+  if (owned) rc_module_remove_kernel(owned->mod, owned);
+}
