@@ -307,12 +307,32 @@ static LLVMValueRef emit_phi(exporter *ex, const rc_instr *i, const char *name) 
   return phi;
 }
 
+/* Does the synthesising exporter know type t (reconv's basic types)? */
+static bool basic_type(rc_type t) {
+  switch (t) {
+  case RC_VOID: case RC_I1: case RC_I8: case RC_I16: case RC_I32: case RC_I64: case RC_F32: case RC_F64:
+  case RC_PTR: case RC_MASK:
+    return true;
+  default: return false;
+  }
+}
+
 static int emit(exporter *ex, const rc_instr *i) {
   const char *name = i->v.name ? i->v.name : "";
   rc_opcode op = (rc_opcode)i->op;
   LLVMBuilderRef b = ex->b;
   LLVMTypeRef t = ex_type(ex, (rc_type)i->v.type);
   LLVMValueRef r = NULL;
+  /* LLVM's own types (iN, pointers into address spaces, globals ...) in a kernel written as .rir:
+   * the module is written by editing the one a kernel came from (export_inplace.c) */
+  bool basic = basic_type((rc_type)i->v.type);
+  for (uint32_t o = 0; basic && o < i->nops; o++)
+    basic = basic_type((rc_type)i->ops[o]->type) && i->ops[o]->kind != RC_V_GLOBAL;
+  if (!basic)
+    return rc_report(ex->ctx, RC_SEV_ERROR, ex->k->mod->filename, i->line, i->col,
+                     "kernel @%s: `%s` uses LLVM's types or globals; a kernel written as .rir with them "
+                     "cannot be exported to LLVM IR yet (kernels read from LLVM IR keep theirs)",
+                     ex->k->name, rc_opcode_name(op));
   if (rc_opcode_is_terminator(op)) {
     if (op == RC_OP_BREXECZ) goto wave;
     ex_annotate(ex, i, emit_terminator(ex, i));
@@ -358,7 +378,14 @@ static int emit(exporter *ex, const rc_instr *i) {
     case RC_OP_ALLOCA: return 0; /* placed in the entry block beforehand */
     case RC_OP_CALL: r = emit_call(ex, i, name); break;
     case RC_OP_PHI: r = emit_phi(ex, i, name); break;
-    default: goto wave;
+    case RC_OP_FREEZE: r = LLVMBuildFreeze(b, ex_value(ex, i->ops[0]), name); break;
+    case RC_OP_BALLOT: case RC_OP_EXEC: case RC_OP_SETEXEC: case RC_OP_RGET: case RC_OP_RSET: goto wave;
+    default:
+      /* what only the LLVM path makes (vectors, aggregates, globals, calls of functions, opaque
+       * instructions) is written by editing the module it came from (export_inplace.c) */
+      return rc_report(ex->ctx, RC_SEV_ERROR, ex->k->mod->filename, i->line, i->col,
+                       "kernel @%s: `%s` in a kernel written as .rir cannot be exported to LLVM IR yet "
+                       "(kernels read from LLVM IR keep theirs)", ex->k->name, rc_opcode_name(op));
     }
   }
   if (i->v.type != RC_VOID) define(ex, &i->v, r);
