@@ -106,9 +106,12 @@ bool rc_run_spec_uses_seed(const rc_run_spec *s);
  *   local   (2): region r = the r-th `localmem` instruction in block order, then the spec's local
  *                buffers in parameter order; one copy per work-group, zeroed when it starts
  *   private (3): region r = the r-th `alloca` in block order; one copy per thread, zeroed when it
- *                starts. An alloca executed again yields the same address. */
+ *                starts. An alloca executed again yields the same address.
+ *   module  (4): region g = the module's global g (rc_global, v.id) outside address space 3: one
+ *                copy shared by every thread of a launch, holding the global's initial bytes (or
+ *                zeros) when the launch starts. Globals of address space 3 are local regions. */
 enum { RC_SPACE_NONE = 0, RC_SPACE_GLOBAL = 1, RC_SPACE_LOCAL = 2, RC_SPACE_PRIVATE = 3,
-       RC_SPACE_COUNT = 4 };
+       RC_SPACE_MODULE = 4, RC_SPACE_COUNT = 5 };
 #define RC_ADDR_SPACE_SHIFT 56
 #define RC_ADDR_REGION_SHIFT 32
 #define RC_ADDR_REGION_MASK 0xffffffu
@@ -128,6 +131,7 @@ typedef struct rc_segment {
 typedef struct rc_addr_map {
   const rc_segment *seg[RC_SPACE_COUNT];
   uint32_t nseg[RC_SPACE_COUNT];
+  const char *const *module_names; /* the globals' names (region g of the module space), or NULL */
 } rc_addr_map;
 
 /* Host address of the n bytes at simulated address addr, or NULL when they are not all inside one

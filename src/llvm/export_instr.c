@@ -185,6 +185,30 @@ static LLVMValueRef emit_memory_block(exporter *ex, const rc_instr *i) {
   return call(ex, f, LLVMVoidTypeInContext(ex->lctx), tys, args, 4, "");
 }
 
+/* Can the synthesising exporter spell builtin b in LLVM IR (an OpenCL function or an intrinsic of
+ * its tables)? The builtins of the LLVM path stay as the module had them (export_inplace.c). */
+static bool exportable_builtin(rc_builtin b) {
+  uint32_t n;
+  switch (rc_builtin_get(b)->sig) {
+  case RC_SIG_QUERY_DIM:
+  case RC_SIG_QUERY: {
+    const bridge_query *q = bridge_query_table(&n);
+    for (uint32_t k = 0; k < n; k++)
+      if (q[k].bi == b) return true;
+    return false;
+  }
+  case RC_SIG_VOID0: case RC_SIG_ATOMIC: case RC_SIG_CMPXCHG: case RC_SIG_MEMCPY: case RC_SIG_MEMSET:
+    return true;
+  case RC_SIG_OTHER: return false;
+  default: {
+    const bridge_math *mt = bridge_math_table(&n);
+    for (uint32_t k = 0; k < n; k++)
+      if (mt[k].bi == b) return true;
+    return false;
+  }
+  }
+}
+
 static LLVMValueRef emit_call(exporter *ex, const rc_instr *i, const char *name) {
   switch (rc_builtin_get((rc_builtin)i->pred)->sig) {
   case RC_SIG_QUERY_DIM:
@@ -376,7 +400,14 @@ static int emit(exporter *ex, const rc_instr *i) {
     case RC_OP_GEP: r = emit_gep(ex, i, name); break;
     case RC_OP_LOCALMEM: r = emit_localmem(ex, i, name); break;
     case RC_OP_ALLOCA: return 0; /* placed in the entry block beforehand */
-    case RC_OP_CALL: r = emit_call(ex, i, name); break;
+    case RC_OP_CALL:
+      if (!exportable_builtin((rc_builtin)i->pred))
+        return rc_report(ex->ctx, RC_SEV_ERROR, ex->k->mod->filename, i->line, i->col,
+                         "kernel @%s: @%s in a kernel written as .rir cannot be exported to LLVM IR yet "
+                         "(kernels read from LLVM IR keep their calls)", ex->k->name,
+                         rc_builtin_get((rc_builtin)i->pred)->name);
+      r = emit_call(ex, i, name);
+      break;
     case RC_OP_PHI: r = emit_phi(ex, i, name); break;
     case RC_OP_FREEZE: r = LLVMBuildFreeze(b, ex_value(ex, i->ops[0]), name); break;
     case RC_OP_BALLOT: case RC_OP_EXEC: case RC_OP_SETEXEC: case RC_OP_RGET: case RC_OP_RSET: goto wave;

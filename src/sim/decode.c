@@ -23,10 +23,12 @@ static uint32_t slot_of(decoder *d, const rc_value *v) {
   if (v->kind == RC_V_PARAM || v->kind == RC_V_INSTR) return v->id;
   sim_slot s;
   s.u = 0; /* undef reads as zero */
-  if (v->kind == RC_V_CONST) {
-    if (v->type == RC_F32) s.f = (float)rc_const_fval(v);
+  if (v->kind == RC_V_CONST && rc_type_is_scalar((rc_type)v->type)) {
+    if (v->type == RC_F32 || v->type == RC_F16) s.f = (float)rc_const_fval(v);
     else if (v->type == RC_F64) s.d = rc_const_fval(v);
     else s.i = rc_const_ival(v);
+  } else if (v->kind == RC_V_GLOBAL) {
+    s.u = sim_global_addr((const rc_global *)v); /* the module space (run_form.c maps the rest) */
   }
   rc_vec_push(&d->consts, s);
   return d->nvalues + d->consts.len - 1;
@@ -94,6 +96,7 @@ static void decode_instr(decoder *d, const rc_instr *i) {
     break;
   case RC_OP_CALL:
     x.aux = i->pred;
+    if (i->nops > 3) x.d = slot_of(d, i->ops[3]);
     if (rc_builtin_get((rc_builtin)i->pred)->sig == RC_SIG_QUERY_DIM)
       x.imm = rc_const_ival(i->ops[0]);
     if (i->pred == RC_BI_MEMCPY || i->pred == RC_BI_MEMSET)

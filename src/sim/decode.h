@@ -21,6 +21,7 @@ typedef struct sim_inst {
   uint32_t a, b, c; /* operand slots; br: a = condition, b/c = true/false edge; jmp: b = edge;
                        brexecz: b/c = the edge when exec is empty / not empty;
                        switch: a = value, b = first case, c = number of cases */
+  uint32_t d;    /* call: the fourth operand's slot */
   int64_t imm;   /* gep scale; alloca/localmem address; work-item query dimension;
                     switch: default edge; load/store: access size in bytes; rget/rset: register */
 } sim_inst;
@@ -73,6 +74,36 @@ void sim_code_free(sim_code *c);
 int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kernel **owned);
 void sim_run_form_free(rc_kernel *owned);
 
+/* ---- the long tail of the builtins (builtins.c) ---- */
+
+/* One scalar call of a builtin of class RC_SIG_OTHER, as every machine makes it. */
+typedef struct sim_bcall {
+  rc_builtin f;
+  int64_t imm;                    /* the call's modifiers (RC_BM_*) */
+  rc_type ty;                     /* the result type */
+  rc_type atys[4];                /* the argument types */
+  uint32_t nargs;
+  const sim_slot *args;           /* nargs values */
+  const rc_addr_map *map;         /* memory, as the calling thread sees it */
+  const char *const *buffer_names;/* for fault messages */
+  uint32_t lane;                  /* the thread's lane in its wave (mbcnt) */
+  uint32_t dims;                  /* the launch's dimensions (work_dim) */
+} sim_bcall;
+/* The call's builtin, modifiers and types from its instruction (args, map, lane, dims are the
+ * caller's). */
+void sim_bcall_init(sim_bcall *c, const rc_instr *i);
+/* Compute it into *out; -1 with the fault's text (without the instruction and thread, which the
+ * machine adds) in fault. */
+int sim_builtin_other(const sim_bcall *c, sim_slot *out, char *fault, size_t len);
+/* Does sim_builtin_other (or run_form.c's rewriting) give builtin f of class RC_SIG_OTHER its
+ * meaning? (Exactly the builtins flagged RC_BF_LEGAL.) */
+bool sim_builtin_other_runs(rc_builtin f);
+
+/* Why an opaque instruction faults when it executes (docs/ir.md, "opaque"). */
+#define sim_opaque_text                                                                             \
+  "reconv's simulators cannot execute this instruction: reconv only carries it (opaque), with no "  \
+  "semantics of its own (docs/llvm.md, \"Out of scope\")"
+
 /* ---- shared by the machines (the interpreter, the wave simulator, the IPDOM model; shared.c) ---- */
 
 /* The value of every parameter of k under spec s (buffers: their addresses in mem; local buffers:
@@ -80,6 +111,23 @@ void sim_run_form_free(rc_kernel *owned);
 int sim_param_values(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, const rc_memory *mem,
                      const rc_frame_layout *layout, sim_slot *out);
 bool sim_kernel_has_barrier(const rc_kernel *k);
+
+/* The module space of a launch (include/reconv/sim.h, "module"): one region per global of k's
+ * module, holding its initial bytes; globals of address space 3 get an empty region (they are
+ * local memory, run_form.c). Returns -1 after reporting a global too large to simulate. */
+typedef struct sim_globals {
+  uint32_t n;
+  rc_segment *segs;
+  uint8_t *store;
+  const char **names;
+} sim_globals;
+int sim_globals_init(rc_ctx *ctx, sim_globals *g, const rc_kernel *k);
+void sim_globals_map(const sim_globals *g, rc_addr_map *map);
+void sim_globals_free(sim_globals *g);
+/* The address of global g of k's module (run_form.c puts it where the global is used). */
+static inline uint64_t sim_global_addr(const rc_global *g) {
+  return rc_addr_make(RC_SPACE_MODULE, g->v.id, 0);
+}
 /* The text of a fault for a failed access of n bytes at addr ("out-of-bounds load of 4 bytes at
  * ... (...)", "store of 4 bytes through a null pointer (...)"). */
 void sim_access_fault_text(const rc_addr_map *m, const char *const *names, const char *what,

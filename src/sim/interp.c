@@ -36,10 +36,12 @@ typedef struct sim_thread {
 
 typedef struct interp {
   const rc_kernel *k;
+  const char *name;            /* the user's kernel's name (k may be its copy, run_form.c) */
   const rc_run_spec *s;
   sim_code code;
   rc_frame_layout layout;
   rc_memory *mem;
+  sim_globals globals;         /* the module space */
   rc_addr_map map;
   uint64_t budget;
   uint64_t max_entries;        /* blocks a thread may enter: 8 x budget (loops of inserted blocks) */
@@ -83,7 +85,7 @@ static int fault_at(interp *it, const sim_thread *t, uint32_t pc, const char *fm
   sim_thread_name(it->s, t->linear, t->gid, thread, sizeof thread);
   it->fault->happened = true;
   snprintf(it->fault->message, sizeof it->fault->message,
-           "kernel @%s, block %s, instruction `%s`, thread %s: %s", it->k->name, i->parent->name,
+           "kernel @%s, block %s, instruction `%s`, thread %s: %s", it->name, i->parent->name,
            text.data ? text.data : "", thread, msg);
   rc_sb_free(&text);
   return STOP_FAULT;
@@ -143,6 +145,24 @@ static int block_op(interp *it, sim_thread *t, const sim_inst *x, uint32_t pc) {
   return STOP_DONE;
 }
 
+/* The long tail (builtins.c), the same computation as the wave machines'. */
+static int other(interp *it, sim_thread *t, const sim_inst *x, uint32_t pc) {
+  sim_slot *S = t->slots;
+  sim_bcall c;
+  sim_bcall_init(&c, it->code.src[pc]);
+  sim_slot args[4] = {S[x->a], S[x->b], S[x->c], S[x->d]};
+  c.args = args;
+  c.map = &it->map;
+  c.buffer_names = it->mem->names;
+  c.lane = t->lane;
+  c.dims = it->s->dims;
+  char why[300];
+  sim_slot r;
+  if (sim_builtin_other(&c, &r, why, sizeof why) != 0) return fault_at(it, t, pc, "%s", why);
+  if (x->type != RC_VOID) S[x->dst] = r;
+  return STOP_DONE;
+}
+
 static int call(interp *it, sim_thread *t, const sim_inst *x, uint32_t pc) {
   sim_slot *S = t->slots;
   rc_builtin f = (rc_builtin)x->aux;
@@ -165,6 +185,7 @@ static int call(interp *it, sim_thread *t, const sim_inst *x, uint32_t pc) {
   case RC_SIG_I2: S[x->dst].i = sim_int_math(f, x->bits, S[x->a].i, S[x->b].i); return STOP_DONE;
   case RC_SIG_ATOMIC:
   case RC_SIG_CMPXCHG: return atomic(it, t, x, pc);
+  case RC_SIG_OTHER: return other(it, t, x, pc);
   default: return block_op(it, t, x, pc);
   }
 }
@@ -283,6 +304,7 @@ static int run_thread(interp *it, sim_thread *t) {
       t->pc = pc;
       return STOP_DONE;
     case RC_OP_UNREACHABLE: return fault_at(it, t, pc, "unreachable executed");
+    case RC_OP_OPAQUE: return fault_at(it, t, pc, "%s", sim_opaque_text);
     default:
       return fault_at(it, t, pc, "'%s' cannot run at thread level", rc_opcode_name((rc_opcode)x->op));
     }
@@ -452,6 +474,8 @@ static int setup(rc_ctx *ctx, interp *it) {
   it->map.seg[RC_SPACE_LOCAL] = it->local_segs;
   it->map.nseg[RC_SPACE_LOCAL] = it->layout.nlocal;
   it->map.nseg[RC_SPACE_PRIVATE] = it->layout.nprivate;
+  if (sim_globals_init(ctx, &it->globals, k) != 0) return -1;
+  sim_globals_map(&it->globals, &it->map);
   if (it->want_traces) {
     uint64_t n = rc_run_spec_threads(it->s);
     it->toff = rc_xcalloc(n + 1, sizeof *it->toff);
@@ -476,6 +500,7 @@ static void teardown(interp *it) {
   rc_vec_free(&it->chunk);
   sim_code_free(&it->code);
   rc_frame_layout_free(&it->layout);
+  sim_globals_free(&it->globals);
 }
 
 /* Hand the traces over in linear thread order (already so for one-dimensional launches). */
@@ -497,11 +522,13 @@ int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memo
   if (ctx->verify_each && rc_verify_kernel(ctx, k) != 0) return -1;
   if (rc_run_spec_check(ctx, s, k) != 0) return -1;
   rc_kernel *owned; /* the kernel in the machines' form, when it differs (run_form.c) */
+  const char *name = k->name;
   if (sim_run_form(ctx, k, &k, &owned) != 0) return -1;
   interp it0;
   memset(&it0, 0, sizeof it0);
   interp *it = &it0;
   it->k = k;
+  it->name = name;
   it->s = s;
   it->mem = mem;
   it->fault = fault;

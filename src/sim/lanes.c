@@ -186,6 +186,27 @@ static int lane_call(sim_run *r, sim_wave *w, const sim_inst *x, uint32_t pc, ui
     memmove(dst, src, n);
     return STEP_OK;
   }
+  case RC_SIG_OTHER: {
+    if (f == RC_BI_READFIRSTLANE) { /* the value of the first active lane, in every lane */
+      D[l] = A[w->exec ? (uint32_t)__builtin_ctzll(w->exec) : 0];
+      return STEP_OK;
+    }
+    use_lane(r, w, l);
+    sim_bcall c;
+    sim_bcall_init(&c, r->code.src[pc]);
+    const uint64_t *Dv = wave_val(r, w, x->d);
+    sim_slot args[4] = {lane_slot(A[l]), lane_slot(B[l]), lane_slot(C[l]), lane_slot(Dv[l])};
+    c.args = args;
+    c.map = &r->map;
+    c.buffer_names = r->mem->names;
+    c.lane = l;
+    c.dims = r->s->dims;
+    char why[300];
+    sim_slot v;
+    if (sim_builtin_other(&c, &v, why, sizeof why) != 0) return wave_fault_lane(r, w, l, pc, "%s", why);
+    if (ty != RC_VOID) D[l] = v.u;
+    return STEP_OK;
+  }
   default: return wave_fault_lane(r, w, l, pc, "unexpected builtin");
   }
 }
@@ -222,6 +243,7 @@ static int lane_op(sim_run *r, sim_wave *w, const sim_inst *x, uint32_t pc, uint
     return STEP_OK;
   }
   case RC_OP_CALL: return lane_call(r, w, x, pc, l, D, A, B, C);
+  case RC_OP_OPAQUE: return wave_fault_lane(r, w, l, pc, "%s", sim_opaque_text);
   default: return wave_fault_lane(r, w, l, pc, "'%s' cannot run here", rc_opcode_name((rc_opcode)x->op));
   }
 }

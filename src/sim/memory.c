@@ -146,7 +146,8 @@ rc_buffer *rc_memory_find(const rc_memory *mem, const char *param) {
 void rc_buffer_format_elem(const rc_buffer *b, uint64_t i, char *buf, size_t len) {
   unsigned size = rc_type_size(b->elem);
   sim_slot s = sim_from_bits(sim_read_le(b->data + i * size, size), b->elem);
-  if (b->elem == RC_F32) snprintf(buf, len, "%.9g", s.f);
+  if (b->elem == RC_F16) snprintf(buf, len, "%.5g", s.f);
+  else if (b->elem == RC_F32) snprintf(buf, len, "%.9g", s.f);
   else if (b->elem == RC_F64) snprintf(buf, len, "%.17g", s.d);
   else snprintf(buf, len, "%" PRId64, s.i);
 }
@@ -249,9 +250,10 @@ void rc_frame_segments(rc_segment *segs, uint8_t *storage, const uint64_t *offse
 
 /* ---- explaining bad addresses ------------------------------------------------------------------- */
 
-static void region_name(unsigned space, uint32_t region, const char *const *global_names, char *buf,
-                        size_t len) {
+static void region_name(const rc_addr_map *m, unsigned space, uint32_t region,
+                        const char *const *global_names, char *buf, size_t len) {
   if (space == RC_SPACE_GLOBAL && global_names) snprintf(buf, len, "buffer %%%s", global_names[region]);
+  else if (space == RC_SPACE_MODULE && m->module_names) snprintf(buf, len, "global @%s", m->module_names[region]);
   else if (space == RC_SPACE_LOCAL) snprintf(buf, len, "local region %u", region);
   else if (space == RC_SPACE_PRIVATE) snprintf(buf, len, "private region %u", region);
   else snprintf(buf, len, "region %u", region);
@@ -262,14 +264,14 @@ void rc_addr_describe(const rc_addr_map *m, const char *const *global_names, uin
   unsigned space = (unsigned)(addr >> RC_ADDR_SPACE_SHIFT);
   uint32_t region = (uint32_t)(addr >> RC_ADDR_REGION_SHIFT) & RC_ADDR_REGION_MASK;
   uint64_t off = addr & 0xffffffffu;
-  static const char *const space_names[RC_SPACE_COUNT] = {"none", "global", "local", "private"};
+  static const char *const space_names[RC_SPACE_COUNT] = {"none", "global", "local", "private", "module"};
   char name[128];
   /* An address a little below a region's start lies at the top of the window before it. */
   uint64_t next = (addr | 0xffffffffu) + 1;
   unsigned nspace = (unsigned)(next >> RC_ADDR_SPACE_SHIFT);
   uint32_t nregion = (uint32_t)(next >> RC_ADDR_REGION_SHIFT) & RC_ADDR_REGION_MASK;
   if (off >= 0x80000000u && next != 0 && nspace < RC_SPACE_COUNT && nregion < m->nseg[nspace]) {
-    region_name(nspace, nregion, global_names, name, sizeof name);
+    region_name(m, nspace, nregion, global_names, name, sizeof name);
     snprintf(buf, len, "%" PRIu64 " bytes before the start of %s", next - addr, name);
     return;
   }
@@ -286,7 +288,7 @@ void rc_addr_describe(const rc_addr_map *m, const char *const *global_names, uin
     return;
   }
   uint64_t size = m->seg[space][region].size;
-  region_name(space, region, global_names, name, sizeof name);
+  region_name(m, space, region, global_names, name, sizeof name);
   if (off >= size)
     snprintf(buf, len, "%" PRIu64 " bytes past the end of %s (%" PRIu64 " bytes)", off - size, name, size);
   else

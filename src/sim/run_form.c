@@ -9,15 +9,16 @@
  * - freeze is its operand: reconv's values are never poison;
  * - `gep p, i0, s0, i1, s1 ..., offset c` becomes one single-index gep per index and one for the
  *   offset (the machines' form, docs/ir.md "gep");
- * - a global in address space 3 is the group's local memory (`localmem`); a constant global is
- *   copied into each thread's private memory at the kernel's start (OpenCL C 1.2 allows only
- *   constant program-scope variables besides local ones, §6.5), its initial bytes stored there;
+ * - a global in address space 3 is the group's local memory (`localmem`); any other global is a
+ *   region of the module space (include/reconv/sim.h), one for the launch, holding its initial
+ *   bytes, and its uses take its address as a constant;
  * - fence and nop do nothing on machines with one sequentially consistent memory; identity is its
  *   operand; amdgcn's workitem.id.x style queries are the dimension queries; the global offset is 0.
  *
- * What the machines cannot run yet (vectors and aggregates, calls of device functions, opaque
- * instructions, integers wider than 64 bits, half floats, builtins without machine semantics) is
- * refused before the run with the instruction and its block, never run with a made-up value.
+ * What the machines cannot run (vectors and aggregates and calls of device functions, which
+ * legalize removes before a run; integers wider than 64 bits; builtins without RC_BF_LEGAL) is
+ * refused before the run with the instruction and its block, never run with a made-up value. An
+ * opaque instruction faults when a thread executes it (the machines' decoders keep it).
  * The copy keeps the kernel's blocks and their numbers, so traces compare with the original's. */
 #include "decode.h"
 
@@ -25,10 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Builtins the machines run as they are (interp.c call, lanes.c lane_call, ipdom.c). */
+/* Builtins the machines run as they are: the hot classes inline (interp.c call, lanes.c), the long
+ * tail through builtins.c; builtins without RC_BF_LEGAL are legalize's to expand. */
 static bool machine_builtin(rc_builtin f) {
-  if (f == RC_BI_FMULADD || f == RC_BI_RINT || f == RC_BI_FMINIMUM || f == RC_BI_FMAXIMUM) return true;
-  return rc_builtin_get(f) && rc_builtin_get(f)->sig != RC_SIG_OTHER;
+  const rc_builtin_info *b = rc_builtin_get(f);
+  if (!b || !(b->flags & RC_BF_LEGAL)) return false;
+  return b->sig != RC_SIG_OTHER || sim_builtin_other_runs(f);
 }
 
 /* Builtins sim_run_form rewrites into what the machines run. */
@@ -44,11 +47,13 @@ static bool rewritten_builtin(rc_builtin f) {
 
 /* Why the machines cannot run type t, or NULL when they can. */
 static const char *type_problem(const rc_module *m, rc_type t) {
-  if (t == RC_VOID || rc_type_is_ptr(t) || t == RC_F32 || t == RC_F64 || t == RC_MASK) return NULL;
-  if (t == RC_F16) return "half floats are not simulated yet";
-  if (rc_type_is_int(t)) return rc_type_bits(t) > 64 ? "integers wider than 64 bits are not simulated yet" : NULL;
-  if (rc_type_is_vector(m, t)) return "vectors are not simulated yet";
-  return "aggregates are not simulated yet";
+  if (t == RC_VOID || rc_type_is_ptr(t) || rc_type_is_float(t) || t == RC_MASK) return NULL;
+  if (rc_type_is_int(t))
+    return rc_type_bits(t) > 64 ? "integers wider than 64 bits are not simulated (the machines' values are 64 bits)"
+                                : NULL;
+  if (rc_type_is_vector(m, t)) return "vectors are split by legalize before a run, and this one was not";
+  if (!rc_type_is_value(m, t)) return "values of a type reconv only carries cannot be simulated";
+  return "aggregates are split by legalize before a run, and this one was not";
 }
 
 static bool is_pointer_copy(const rc_instr *i) {
@@ -56,17 +61,25 @@ static bool is_pointer_copy(const rc_instr *i) {
   return i->op == RC_OP_BITCAST && rc_type_is_ptr((rc_type)i->v.type) && rc_type_is_ptr((rc_type)i->ops[0]->type);
 }
 
-/* Why the machines cannot run instruction i, or NULL. *rewrite is set when i needs the copy. */
+/* Why the machines cannot run instruction i, or NULL. *rewrite is set when i needs the copy. An
+ * opaque instruction is left to fault when it executes (the kernel may never reach it). */
 static const char *instr_problem(const rc_kernel *k, const rc_instr *i, bool *rewrite) {
   const rc_module *m = k->mod;
   switch ((rc_opcode)i->op) {
-  case RC_OP_CALLFN: return "calls of device functions are not simulated yet";
-  case RC_OP_OPAQUE: return "reconv only carries this instruction (opaque), it has no semantics for it";
-  case RC_OP_EXTRACTELT: case RC_OP_INSERTELT: case RC_OP_SHUFFLE: return "vectors are not simulated yet";
-  case RC_OP_EXTRACTVAL: case RC_OP_INSERTVAL: return "aggregates are not simulated yet";
+  case RC_OP_CALLFN: return "calls of device functions are inlined by legalize before a run, and this one was not";
+  case RC_OP_OPAQUE:
+    for (uint32_t o = 0; o < i->nops; o++)
+      if (i->ops[o]->kind == RC_V_GLOBAL || (rc_type_is_ptr((rc_type)i->ops[o]->type) && i->ops[o]->type != RC_PTR))
+        *rewrite = true;
+    return NULL;
+  case RC_OP_EXTRACTELT: case RC_OP_INSERTELT: case RC_OP_SHUFFLE:
+    return "vectors are split by legalize before a run, and this one was not";
+  case RC_OP_EXTRACTVAL: case RC_OP_INSERTVAL:
+    return "aggregates are split by legalize before a run, and this one was not";
   case RC_OP_CALL:
     if (rewritten_builtin((rc_builtin)i->pred)) *rewrite = true;
-    else if (!machine_builtin((rc_builtin)i->pred)) return "this builtin has no semantics in the simulators yet";
+    else if (!machine_builtin((rc_builtin)i->pred))
+      return "this builtin has no machine semantics: legalize expands it before a run";
     break;
   case RC_OP_GEP:
     if (i->nops != 2 || i->imm != 0) *rewrite = true;
@@ -81,9 +94,6 @@ static const char *instr_problem(const rc_kernel *k, const rc_instr *i, bool *re
   for (uint32_t o = 0; o < i->nops; o++) {
     const rc_value *v = i->ops[o];
     if ((why = type_problem(m, (rc_type)v->type)) != NULL) return why;
-    if (v->kind == RC_V_GLOBAL && !((const rc_global *)v)->is_const && rc_type_addrspace((rc_type)v->type) != 3)
-      return "a writable global variable shared by every thread is not simulated yet (OpenCL C 1.2 has "
-             "only constant and local ones)";
     if (v->kind == RC_V_GLOBAL || (rc_type_is_ptr((rc_type)v->type) && v->type != RC_PTR)) *rewrite = true;
   }
   return NULL;
@@ -110,31 +120,19 @@ static rc_value *resolved(former *f, rc_value *v) {
   return v;
 }
 
-/* The memory a global stands for in this kernel, made at the kernel's start. */
+/* The memory a global stands for in this kernel: a global of address space 3 is the group's
+ * local memory, a `localmem` at the kernel's start (zeroed when the group starts: OpenCL C 1.2
+ * local variables have no initialiser, section 6.5.2); any other global is its region of the
+ * module space (sim_globals_init), shared by every thread, its address a constant. */
 static rc_value *global_memory(former *f, const rc_global *g) {
   if (f->global[g->v.id]) return f->global[g->v.id];
   const rc_module *m = f->k->mod;
-  uint64_t size = rc_type_alloc_size(m, g->vtype);
-  if (size == 0) size = 1;
   rc_value *mem;
   if (rc_type_addrspace((rc_type)g->v.type) == 3) {
-    mem = rc_build_localmem(&f->entry, (int64_t)size, g->v.name);
+    uint64_t size = rc_type_alloc_size(m, g->vtype);
+    mem = rc_build_localmem(&f->entry, (int64_t)(size ? size : 1), g->v.name);
   } else {
-    mem = rc_build_alloca(&f->entry, (int64_t)size, g->v.name);
-    rc_kernel *k = f->k;
-    if (!g->init) {
-      rc_value *args[3] = {mem, rc_const_int(k, RC_I8, 0), rc_const_int(k, RC_I64, (int64_t)size)};
-      rc_build_call(&f->entry, RC_BI_MEMSET, RC_VOID, args, 3, NULL);
-    } else {
-      /* the initial bytes, eight at a time, then one by one */
-      for (uint64_t at = 0; at < size; at += at + 8 <= size ? 8 : 1) {
-        bool wide = at + 8 <= size;
-        uint64_t bits = 0;
-        memcpy(&bits, g->init + at, wide ? 8 : 1);
-        rc_value *p = at ? rc_build_gep(&f->entry, mem, rc_const_int(k, RC_I64, (int64_t)at), 1, NULL) : mem;
-        rc_build_store(&f->entry, rc_const_int(k, wide ? RC_I64 : RC_I8, (int64_t)bits), p);
-      }
-    }
+    mem = rc_const_int(f->k, RC_PTR, (int64_t)sim_global_addr(g));
   }
   f->global[g->v.id] = mem;
   return mem;

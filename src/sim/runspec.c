@@ -204,6 +204,7 @@ static int parse_type_name(const char *s, size_t n) {
     const char *name = rc_type_name((rc_type)t);
     if (strlen(name) == n && memcmp(name, s, n) == 0) return t;
   }
+  if (n == 3 && memcmp(s, "f16", 3) == 0) return RC_F16; /* OpenCL's half buffers */
   return -1;
 }
 
@@ -320,7 +321,7 @@ static int parse_buffer(const spec_parser *p, rc_arg_spec *a, const char *v, boo
   const char *rb = lb ? strchr(lb, ']') : NULL;
   int t = lb ? parse_type_name(v, (size_t)(lb - v)) : -1;
   if (t < 0 || !rb)
-    return serr(p, "--arg %s: expected TYPE[COUNT] with TYPE one of i1 i8 i16 i32 i64 f32 f64", a->text);
+    return serr(p, "--arg %s: expected TYPE[COUNT] with TYPE one of i1 i8 i16 i32 i64 f16 f32 f64", a->text);
   a->is_buffer = true;
   a->is_local = local;
   a->elem = (rc_type)t;
@@ -599,6 +600,16 @@ static int check_arg(const spec_parser *p, const rc_run_spec *s, const rc_arg_sp
     if (!rc_type_is_ptr(t))
       return serr(p, "--arg %s: parameter %%%s has type %s; buffers are for ptr parameters", a->text,
                   a->param, rc_type_str(m, t));
+    /* LLVM's address spaces (OpenCL C 1.2 section 6.5; amdgcn and spir agree on 1 global, 2 or 4
+       constant, 3 local): a local pointer parameter is the group's memory, a global or constant
+       one a buffer; address space 0 (reconv's own ptr, generic or private) takes either */
+    unsigned as = rc_type_addrspace(t);
+    if (as == 3 && !a->is_local)
+      return serr(p, "--arg %s: parameter %%%s is %s, a pointer into local memory: give it per "
+                     "work-group memory as %s=local:TYPE[COUNT]", a->text, a->param, rc_type_str(m, t), a->param);
+    if ((as == 1 || as == 2) && a->is_local)
+      return serr(p, "--arg %s: parameter %%%s is %s, a pointer into global or constant memory: give "
+                     "it a buffer, %s=TYPE[COUNT]", a->text, a->param, rc_type_str(m, t), a->param);
     bool ok = true;
     int64_t count = a->uses_n ? nvalue_checked(a, s, &ok) : (int64_t)a->count;
     if (!ok)

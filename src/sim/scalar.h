@@ -3,11 +3,15 @@
  * builtins. docs/ir.md is normative; in brief:
  * - an integer slot holds the value truncated to its width and sign-extended (i1: 0 or 1), as
  *   rc_int_canon does for constants, so signed uses read it directly and unsigned uses mask it;
- * - f32 lives in the slot's float member and every f32 operation rounds to float;
+ * - f32 lives in the slot's float member and every f32 operation rounds to float; f16 lives there
+ *   too, as the float holding the half's value, and every f16 operation rounds to half (a result
+ *   computed in double and rounded once to half is the correctly rounded half for + - * / and sqrt:
+ *   53 >= 2 * 11 + 2 bits, so the double rounding is innocuous);
  * - shift amounts are taken modulo the bit width; sdiv/udiv/srem/urem by zero and sdiv/srem of
  *   the smallest integer by -1 are faults (the caller reports them);
  * - fptosi/fptoui saturate to the destination range and map NaN to 0;
- * - in memory, values are little-endian; i1 is one byte (0 or 1; any non-zero byte loads as 1).
+ * - in memory, values are little-endian in rc_type_size bytes (i33: 5, f16: 2); i1 is one byte (0 or
+ *   1; any non-zero byte loads as 1).
  * Everything is static inline so that a simulator's dispatch loop specialises it per opcode. */
 #ifndef RECONV_SIM_SCALAR_H
 #define RECONV_SIM_SCALAR_H
@@ -128,14 +132,16 @@ static inline bool sim_fcmp(rc_cmp c, double a, double b) {
   }
 }
 
-/* A float slot as double, and a double stored into a float slot of type t (f32 rounds). */
+/* A float slot as double, and a double stored into a float slot of type t (f32 and f16 round). */
 static inline double sim_fget(sim_slot s, rc_type t) {
-  return t == RC_F32 ? (double)s.f : s.d;
+  return t == RC_F32 || t == RC_F16 ? (double)s.f : s.d;
 }
 static inline sim_slot sim_fput(double v, rc_type t) {
   sim_slot s;
   s.u = 0;
-  if (t == RC_F32) s.f = (float)v; else s.d = v;
+  if (t == RC_F32) s.f = (float)v;
+  else if (t == RC_F16) s.f = (float)rc_round_f16(v);
+  else s.d = v;
   return s;
 }
 
@@ -183,6 +189,7 @@ static inline uint64_t sim_to_bits(sim_slot s, rc_type t) {
     return u;
   }
   case RC_F64: return s.u;
+  case RC_F16: return rc_f16_from_double((double)s.f);
   default: return sim_uval(s.i, rc_type_bits(t));
   }
 }
@@ -196,18 +203,21 @@ static inline sim_slot sim_from_bits(uint64_t bits, rc_type t) {
     return s;
   }
   case RC_F64: s.u = bits; return s;
+  case RC_F16: s.f = (float)rc_f16_to_double((uint16_t)bits); return s;
   case RC_I1: s.i = bits != 0; return s;
   default: s.i = sim_canon(bits, rc_type_bits(t)); return s;
   }
 }
 
-/* Little-endian memory images of 1, 2, 4 or 8 bytes. */
+/* Little-endian memory images of 1 to 8 bytes (the store size of iN is ceil(N / 8) bytes: an i33
+ * takes 5, its upper 7 bits zero). */
 static inline uint64_t sim_read_le(const uint8_t *p, unsigned size) {
   switch (size) {
   case 1: return p[0];
   case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
   case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
+  default: { uint64_t v = 0; memcpy(&v, p, size < 8 ? size : 8); return v; }
   }
 }
 static inline void sim_write_le(uint8_t *p, unsigned size, uint64_t v) {
@@ -215,7 +225,8 @@ static inline void sim_write_le(uint8_t *p, unsigned size, uint64_t v) {
   case 1: p[0] = (uint8_t)v; break;
   case 2: { uint16_t w = (uint16_t)v; memcpy(p, &w, 2); break; }
   case 4: { uint32_t w = (uint32_t)v; memcpy(p, &w, 4); break; }
-  default: memcpy(p, &v, 8); break;
+  case 8: memcpy(p, &v, 8); break;
+  default: memcpy(p, &v, size < 8 ? size : 8); break;
   }
 }
 
@@ -228,15 +239,17 @@ static inline sim_slot sim_cast(rc_opcode op, rc_type from, rc_type to, sim_slot
   case RC_OP_TRUNC: r.i = sim_canon((uint64_t)x.i, tb); break;
   case RC_OP_ZEXT: r.i = (int64_t)sim_uval(x.i, fb); r.i = sim_canon((uint64_t)r.i, tb); break;
   case RC_OP_SEXT: r.i = sim_canon((uint64_t)sim_sval(x.i, fb), tb); break;
-  case RC_OP_FPTRUNC: r.f = (float)x.d; break;
-  case RC_OP_FPEXT: r.d = (double)x.f; break;
+  case RC_OP_FPTRUNC: /* f64 -> f32 / f16, f32 -> f16: one rounding from the exact source */
+  case RC_OP_FPEXT: r = sim_fput(sim_fget(x, from), to); break;
   case RC_OP_FPTOSI: r.i = sim_fptoi(sim_fget(x, from), tb, true); break;
   case RC_OP_FPTOUI: r.i = sim_fptoi(sim_fget(x, from), tb, false); break;
+  /* to f16 through double: only integers beyond 2^53 round twice, and they are far beyond the
+     largest half (65504), so both roundings give infinity */
   case RC_OP_SITOFP:
-    if (to == RC_F32) r.f = (float)sim_sval(x.i, fb); else r.d = (double)sim_sval(x.i, fb);
+    if (to == RC_F32) r.f = (float)sim_sval(x.i, fb); else r = sim_fput((double)sim_sval(x.i, fb), to);
     break;
   case RC_OP_UITOFP:
-    if (to == RC_F32) r.f = (float)sim_uval(x.i, fb); else r.d = (double)sim_uval(x.i, fb);
+    if (to == RC_F32) r.f = (float)sim_uval(x.i, fb); else r = sim_fput((double)sim_uval(x.i, fb), to);
     break;
   case RC_OP_PTRTOINT: r.i = sim_canon(x.u, tb); break;
   case RC_OP_INTTOPTR: r.u = sim_uval(x.i, fb); break;
@@ -245,7 +258,21 @@ static inline sim_slot sim_cast(rc_opcode op, rc_type from, rc_type to, sim_slot
   return r;
 }
 
-/* Float math builtins (OpenCL meanings; round is half away from zero). */
+/* fma of three halves with one rounding to half: the product is exact in double, the sum's error
+ * is recovered exactly (two-sum), and the double sum rounded to odd then rounded to half is the
+ * correctly rounded result (rounding to odd with 53 >= 11 + 2 bits never rounds twice wrongly). */
+static inline double sim_fma_f16(double a, double b, double c) {
+  double p = a * b, s = p + c;
+  if (!isfinite(s)) return s;
+  double bb = s - p, err = (p - (s - bb)) + (c - bb);
+  uint64_t u;
+  memcpy(&u, &s, 8);
+  if (err != 0 && (u & 1) == 0) s = nextafter(s, err > 0 ? INFINITY : -INFINITY);
+  return s;
+}
+
+/* Float math builtins (OpenCL meanings; round is half away from zero). f16 computes in double; the
+ * caller's sim_fput rounds to half. */
 static inline double sim_math(rc_builtin f, rc_type t, double a, double b, double c) {
   bool s = t == RC_F32;
   float x = (float)a, y = (float)b, z = (float)c;
@@ -267,7 +294,7 @@ static inline double sim_math(rc_builtin f, rc_type t, double a, double b, doubl
   case RC_BI_FMAX: return s ? fmaxf(x, y) : fmax(a, b);
   case RC_BI_POW: return s ? powf(x, y) : pow(a, b);
   case RC_BI_COPYSIGN: return s ? copysignf(x, y) : copysign(a, b);
-  case RC_BI_FMA: return s ? fmaf(x, y, z) : fma(a, b, c);
+  case RC_BI_FMA: return s ? fmaf(x, y, z) : t == RC_F16 ? sim_fma_f16(a, b, c) : fma(a, b, c);
   case RC_BI_FMULADD: { /* llvm.fmuladd and OpenCL's mad, as LLVM computes them on a host without
                            fused multiply-add: the product rounded, then the sum rounded (volatile
                            keeps the C compiler from contracting the two into one fma) */
@@ -275,6 +302,7 @@ static inline double sim_math(rc_builtin f, rc_type t, double a, double b, doubl
       volatile float p = x * y;
       return p + z;
     }
+    if (t == RC_F16) return rc_round_f16(a * b) + c; /* both exact in double; the caller rounds */
     volatile double p = a * b;
     return p + c;
   }

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int sim_param_values(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, const rc_memory *mem,
                      const rc_frame_layout *layout, sim_slot *out) {
@@ -36,6 +37,51 @@ bool sim_kernel_has_barrier(const rc_kernel *k) {
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
       if (i->op == RC_OP_CALL && i->pred == RC_BI_BARRIER) return true;
   return false;
+}
+
+int sim_globals_init(rc_ctx *ctx, sim_globals *g, const rc_kernel *k) {
+  const rc_module *m = k->mod;
+  memset(g, 0, sizeof *g);
+  g->n = m->nglobals;
+  g->segs = rc_xcalloc(g->n + 1, sizeof *g->segs);
+  g->names = rc_xcalloc(g->n + 1, sizeof *g->names);
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < g->n; i++) {
+    const rc_global *gl = m->globals[i];
+    g->names[i] = gl->v.name ? gl->v.name : "?";
+    if (rc_type_addrspace((rc_type)gl->v.type) == 3) continue;
+    uint64_t size = rc_type_alloc_size(m, gl->vtype);
+    if (size > RC_REGION_MAX_BYTES || total + size > RC_REGION_MAX_BYTES) {
+      sim_globals_free(g);
+      return rc_report(ctx, RC_SEV_ERROR, m->filename, gl->line, gl->col,
+                       "global @%s: %" PRIu64 " bytes of module globals exceed the simulator's %" PRIu64
+                       " bytes", gl->v.name ? gl->v.name : "?", total + size, RC_REGION_MAX_BYTES);
+    }
+    g->segs[i].size = size;
+    total += size;
+  }
+  g->store = rc_xcalloc(total + 1, 1);
+  uint64_t at = 0;
+  for (uint32_t i = 0; i < g->n; i++) {
+    const rc_global *gl = m->globals[i];
+    g->segs[i].data = g->store + at;
+    if (gl->init && g->segs[i].size) memcpy(g->store + at, gl->init, g->segs[i].size);
+    at += g->segs[i].size;
+  }
+  return 0;
+}
+
+void sim_globals_map(const sim_globals *g, rc_addr_map *map) {
+  map->seg[RC_SPACE_MODULE] = g->segs;
+  map->nseg[RC_SPACE_MODULE] = g->n;
+  map->module_names = g->names;
+}
+
+void sim_globals_free(sim_globals *g) {
+  free(g->segs);
+  free(g->store);
+  free((void *)g->names);
+  memset(g, 0, sizeof *g);
 }
 
 void sim_access_fault_text(const rc_addr_map *m, const char *const *names, const char *what,

@@ -24,7 +24,7 @@ static int fault_msg(sim_run *r, uint32_t pc, const char *who, const char *msg) 
   rc_print_instr(i, &text);
   r->fault->happened = true;
   snprintf(r->fault->message, sizeof r->fault->message, "kernel @%s, block %s, instruction `%s`, %s: %s",
-           r->k->name, i->parent->name, text.data ? text.data : "", who, msg);
+           r->name, i->parent->name, text.data ? text.data : "", who, msg);
   rc_sb_free(&text);
   return STEP_FAULT;
 }
@@ -325,6 +325,8 @@ static int setup(rc_ctx *ctx, sim_run *r) {
   r->map.seg[RC_SPACE_LOCAL] = r->local_segs;
   r->map.nseg[RC_SPACE_LOCAL] = r->layout.nlocal;
   r->map.nseg[RC_SPACE_PRIVATE] = r->layout.nprivate;
+  if (sim_globals_init(ctx, &r->globals, k) != 0) return -1;
+  sim_globals_map(&r->globals, &r->map);
   r->tmp = rc_xcalloc(W, sizeof *r->tmp);
   r->copy_tmp = rc_xcalloc(((size_t)r->code.max_copies + 1) * W, sizeof *r->copy_tmp);
   r->issue = rc_xcalloc(r->code.ninst + 1, 1);
@@ -369,6 +371,7 @@ static void teardown(sim_run *r) {
   }
   free(r->waves);
   free(r->frame0);
+  sim_globals_free(&r->globals);
   free(r->local_store);
   free(r->local_segs);
   free(r->tmp);
@@ -410,12 +413,14 @@ int waverun(rc_ctx *ctx, const sim_machine *mach, const rc_kernel *k, const rc_r
   if (rc_run_spec_check(ctx, s, k) != 0) return -1;
   if (s->wave < 1 || s->wave > 64) return rc_error(ctx, "the wave size must be 1 to 64, not %u", s->wave);
   rc_kernel *owned; /* the kernel in the machines' form, when it differs (run_form.c) */
+  const char *name = k->name;
   if (sim_run_form(ctx, k, &k, &owned) != 0) return -1;
   sim_run r0;
   memset(&r0, 0, sizeof r0);
   sim_run *r = &r0;
   r->mach = mach;
   r->k = k;
+  r->name = name;
   r->s = s;
   r->mem = mem;
   r->W = s->wave;

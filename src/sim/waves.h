@@ -85,10 +85,12 @@ typedef struct sim_machine {
 struct sim_run {
   const sim_machine *mach;
   const rc_kernel *k;
+  const char *name;       /* the user's kernel's name (k may be its copy, run_form.c) */
   const rc_run_spec *s;
   sim_code code;
   rc_frame_layout layout;
   rc_memory *mem;
+  sim_globals globals;    /* the module space */
   rc_addr_map map;
   uint32_t W;
   uint64_t wmask;         /* the W lane bits */

@@ -462,7 +462,7 @@ TEST(memory_address_resolution_and_descriptions) {
   uint8_t g0[16], g1[8], l0[4];
   rc_segment gs[2] = {{g0, 16}, {g1, 8}}, ls[1] = {{l0, 4}};
   const char *names[2] = {"out", "in"};
-  rc_addr_map m = {{NULL, gs, ls, NULL}, {0, 2, 1, 0}};
+  rc_addr_map m = {{NULL, gs, ls, NULL, NULL}, {0, 2, 1, 0, 0}, NULL};
   uint64_t out = rc_addr_make(RC_SPACE_GLOBAL, 0, 0), in = rc_addr_make(RC_SPACE_GLOBAL, 1, 0);
   CHECK(rc_addr_resolve(&m, out, 16) == g0);
   CHECK(rc_addr_resolve(&m, out + 12, 4) == g0 + 12);

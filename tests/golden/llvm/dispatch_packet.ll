@@ -1,7 +1,7 @@
 ; REQUIRES: llvm
 ; The amdgcn dispatch packet (work-group sizes as u16 at 4, 6, 8, grid sizes as u32 at 12, 16, 20)
 ; is read through llvm.amdgcn.dispatch.ptr: the kernel imports and prints; reconv's simulators do
-; not provide the packet yet and refuse the run, naming the call.
+; not provide the packet yet: the run faults at the call, naming it.
 ; RUN: reconv print %s
 ; RUN: reconv run %s --global 8 --local 4 --arg out=i32[1]
 target triple = "amdgcn-amd-amdhsa"

@@ -1,7 +1,7 @@
 ; REQUIRES: llvm
 ; A global variable in the global address space is a global of reconv's module (printed with its
-; initial bytes); reconv's simulators run constant globals (a copy per thread) and local ones
-; (per work-group), and refuse a writable one shared by every thread, which OpenCL C 1.2 has not.
+; initial bytes); reconv's simulators give it a region of their module space, made from its
+; initial bytes at each launch and shared by every thread (local globals: one per work-group).
 ; RUN: reconv print %s
 ; RUN: reconv run %s --global 2 --arg out=i32[2] --dump out
 target triple = "amdgcn-amd-amdhsa"
