@@ -17,7 +17,9 @@ static const char help[] =
     "program) on the same inputs, and check that every thread executes the same sequence of\n"
     "blocks, skipping blocks marked !flow, !guard or !virtual in either program, and that both\n"
     "leave the same memory. By default it runs each of several seeded inputs at launch sizes 1,\n"
-    "3, 32, 64, 257 and 4096 work-items; buffer counts follow the launch (docs/cli.md). Exit status:\n"
+    "3, 32, 64, 257 and 4096 work-items; buffer counts follow the launch (docs/cli.md); a size\n"
+    "at which A faults is skipped, unless it is the one A's run specification gives or --sizes\n"
+    "names it. Exit status:\n"
     "0 equivalent, 1 not equivalent, a fault, or bad input, 2 wrong usage.\n\n"
     "options:\n"
     "  --kernel NAME       the kernel to compare (needed when A has several)\n"
@@ -52,6 +54,8 @@ typedef struct run_result {
   uint64_t instr_a, instr_b;
   uint64_t checksum;
   bool equivalent;
+  bool skipped;     /* the first program faults at a launch size its run specification does not
+                       give: nothing to compare there (why says how it faults) */
   const char *what; /* "trace", "memory", "fault" when not equivalent */
   char why[640];
 } run_result;
@@ -145,8 +149,8 @@ static int run_one(rc_ctx *ctx, const rc_kernel *k, struct rc_native *nat, const
   return rc_interp_run(ctx, k, s, mem, t, st, fault);
 }
 
-/* Run both kernels on spec s; -1 on bad input or when the original faults. Native runs leave no
- * traces: only memory is compared. */
+/* Run both kernels on spec s; -1 on bad input, -2 when the original faults (res->why says how).
+ * Native runs leave no traces: only memory is compared. */
 static int run_both(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const natives *nat,
                     const rc_run_spec *s, run_result *res) {
   rc_memory ma = {0}, mb = {0};
@@ -158,10 +162,10 @@ static int run_both(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const
   if (rc_run_spec_check(ctx, s, ka) != 0 || rc_run_spec_check(ctx, s, kb) != 0) goto out;
   if (rc_memory_init(ctx, &ma, s, ka) != 0 || rc_memory_init(ctx, &mb, s, kb) != 0) goto out;
   if (run_one(ctx, ka, nat->a, s, &ma, &ta, &sa, &fa) != 0) {
-    if (fa.happened)
-      rc_error(ctx, "seed %" PRIu64 ", %" PRIu64 " threads: the first program faults, so there is "
-               "nothing to compare (choose other sizes with --sizes or --global): %s", res->seed,
-               res->threads, fa.message);
+    if (fa.happened) {
+      rc = -2;
+      snprintf(res->why, sizeof res->why, "%s", fa.message);
+    }
     goto out;
   }
   rc = 0;
@@ -218,7 +222,10 @@ static int open_natives(rc_ctx *ctx, const equiv_opts *o, const cli_input_opts *
 static void report_text(FILE *f, const rc_kernel *k, const run_result *r, int n, bool native) {
   for (int i = 0; i < n; i++) {
     fprintf(f, "seed %" PRIu64 ", %" PRIu64 " threads: ", r[i].seed, r[i].threads);
-    if (r[i].equivalent && native)
+    if (r[i].skipped)
+      fprintf(f, "skipped: the first program faults at this launch size, which its run specification "
+                 "does not give: %s\n", r[i].why);
+    else if (r[i].equivalent && native)
       fprintf(f, "equivalent (native runs, checksum 0x%016" PRIx64 ")\n", r[i].checksum);
     else if (r[i].equivalent)
       fprintf(f, "equivalent (%" PRIu64 " and %" PRIu64 " instructions, checksum 0x%016" PRIx64 ")\n",
@@ -227,23 +234,27 @@ static void report_text(FILE *f, const rc_kernel *k, const run_result *r, int n,
       fprintf(f, "NOT equivalent: %s\n", r[i].why);
   }
   const char *how = native ? " native" : "";
-  if (n > 0 && r[n - 1].equivalent)
-    fprintf(f, "@%s: equivalent in %d%s runs\n", k->name, n, how);
-  else if (n > 0)
+  int skipped = 0;
+  for (int i = 0; i < n; i++) skipped += r[i].skipped;
+  if (n > 0 && (r[n - 1].equivalent || r[n - 1].skipped)) {
+    fprintf(f, "@%s: equivalent in %d%s runs", k->name, n - skipped, how);
+    if (skipped) fprintf(f, " (%d launch sizes skipped)", skipped);
+    fputc('\n', f);
+  } else if (n > 0)
     fprintf(f, "@%s: NOT equivalent at seed %" PRIu64 ", %" PRIu64 " threads%s\n", k->name,
             r[n - 1].seed, r[n - 1].threads, native ? " (native runs)" : "");
 }
 
 static void report_json(FILE *f, const rc_kernel *k, const run_result *r, int n, bool native) {
-  bool eq = n > 0 && r[n - 1].equivalent;
+  bool eq = n > 0 && (r[n - 1].equivalent || r[n - 1].skipped);
   fputs("{\"kernel\": ", f);
   cli_json_string(f, k->name);
   fprintf(f, ", \"equivalent\": %s, %s\"runs\": [", eq ? "true" : "false", native ? "\"native\": true, " : "");
   for (int i = 0; i < n; i++)
-    fprintf(f, "%s{\"seed\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"equivalent\": %s, "
+    fprintf(f, "%s{\"seed\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"equivalent\": %s, %s"
                "\"instructions_a\": %" PRIu64 ", \"instructions_b\": %" PRIu64 "}",
-            i ? ", " : "", r[i].seed, r[i].threads, r[i].equivalent ? "true" : "false", r[i].instr_a,
-            r[i].instr_b);
+            i ? ", " : "", r[i].seed, r[i].threads, r[i].equivalent ? "true" : "false",
+            r[i].skipped ? "\"skipped\": true, " : "", r[i].instr_a, r[i].instr_b);
   fputs("], \"difference\": ", f);
   if (eq || n == 0) {
     fputs("null", f);
@@ -288,6 +299,7 @@ int cmd_equiv(int argc, char **argv) {
     else if (o.nsizes) memcpy(sizes, o.sizes, (size_t)(nsizes = o.nsizes) * sizeof *sizes);
     else memcpy(sizes, default_sizes, (size_t)(nsizes = 6) * sizeof *sizes);
     uint64_t seeds = rc_run_spec_uses_seed(&base) ? o.seeds : 1;
+    uint64_t own_threads = rc_run_spec_threads(&base);
     res = rc_xcalloc((size_t)nsizes * seeds, sizeof *res);
     bool stop = false;
     rc = EXIT_OK;
@@ -300,7 +312,18 @@ int cmd_equiv(int argc, char **argv) {
         run_result *r = &res[nres++];
         r->seed = s.seed_offset;
         r->threads = rc_run_spec_threads(&s);
-        if (run_both(&ctx, ka, kb, &nat, &s, r) != 0) {
+        int both = run_both(&ctx, ka, kb, &nat, &s, r);
+        if (both == -2 && resize && !o.nsizes && r->threads != own_threads) {
+          /* a launch size the kernel was not written for (its buffers may be too small): the
+           * sizes the kernel's own specification gives are the ones that must work */
+          r->skipped = true;
+          rc_run_spec_free(&s);
+          break;
+        } else if (both != 0) {
+          if (both == -2)
+            rc_error(&ctx, "seed %" PRIu64 ", %" PRIu64 " threads: the first program faults, so there is "
+                     "nothing to compare (choose other sizes with --sizes or --global): %s", r->seed,
+                     r->threads, r->why);
           rc = EXIT_BAD_INPUT;
           nres--;
           stop = true;
@@ -310,7 +333,17 @@ int cmd_equiv(int argc, char **argv) {
         }
         rc_run_spec_free(&s);
       }
-    if (nres > 0 && !(rc != EXIT_OK && res[nres - 1].equivalent)) {
+    int compared = 0;
+    for (int i = 0; i < nres; i++) compared += !res[i].skipped;
+    if (rc == EXIT_OK && nres > 0 && compared == 0) {
+      rc_error(&ctx, "the first program faults at every launch size tried, so there is nothing to compare "
+               "(choose other sizes with --sizes or --global): %s", res[0].why);
+      rc = EXIT_BAD_INPUT;
+      nres = 0;
+    }
+    /* the report: of every run, or up to the one that differs; an error has been reported instead */
+    bool differs = nres > 0 && !res[nres - 1].equivalent && !res[nres - 1].skipped;
+    if (nres > 0 && (rc == EXIT_OK || differs)) {
       const char *inputs[] = {o.a, o.b};
       cli_out out;
       int orc = cli_out_open(&out, o.out, inputs, 2);

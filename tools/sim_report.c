@@ -54,6 +54,27 @@ static rc_kernel *llvm_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const ch
 #endif
 }
 
+/* Does every function f calls have its copy in `into` already? */
+static bool callees_in(const rc_module *into, const rc_kernel *f) {
+  for (uint32_t b = 0; b < f->nblocks; b++)
+    for (const rc_instr *i = f->blocks[b]->first; i; i = i->next)
+      if (i->op == RC_OP_CALLFN && i->u.callee && !rc_module_find_kernel(into, i->u.callee->name)) return false;
+  return true;
+}
+
+/* The device functions of `from` copied into `into`, callees before their callers (the copies'
+ * calls find their callees by name; OpenCL C has no recursion, so every function gets its turn). */
+static void clone_functions(rc_module *into, const rc_module *from) {
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (uint32_t f = 0; f < from->nkernels; f++) {
+      const rc_kernel *fn = from->kernels[f];
+      if (!fn->is_function || rc_module_find_kernel(into, fn->name) || !callees_in(into, fn)) continue;
+      progress = rc_kernel_clone(into, fn, fn->name) != NULL;
+    }
+  }
+}
+
 /* A copy of k, in a module of its own so that it keeps k's name (after LLVM's passes, if any),
  * transformed by the pipeline into a wave kernel. */
 static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const char *pipeline,
@@ -64,6 +85,7 @@ static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const c
     if (!c) return NULL;
   } else {
     res->own = rc_module_new(ctx, k->mod->filename);
+    clone_functions(res->own, k->mod);
     c = rc_kernel_clone(res->own, k, k->name);
   }
   if (rc_pipeline_run(ctx, c, pipeline, NULL, &res->pass_stats) != 0) return NULL;

@@ -502,6 +502,15 @@ void rc_module_remove_kernel(rc_module *m, rc_kernel *k);
  * when the name is taken. References outside the kernel (invalid IR) are copied as they are. */
 rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name);
 
+/* Inline the call `call` (callfn, in a thread-level kernel) of a device function with a body: the
+ * call's block is split after the call (the rest goes to a new block, RC_BLOCK_VIRTUAL, named
+ * "<block>.<prefix>.ret"), the callee's blocks are copied in as "<block>.<prefix>.<callee block>"
+ * (flags kept: a callee's flow blocks stay flow blocks), its parameters replaced by the call's
+ * arguments, each `ret` jumps to the rest, and the call's result is the returned value (a phi when
+ * several blocks return). New blocks are appended: the kernel's blocks keep their ids. Returns the
+ * block holding the rest, or NULL (nothing changed) when the callee has no blocks. */
+rc_block *rc_inline_call(rc_instr *call, const char *prefix);
+
 rc_kernel *rc_kernel_new(rc_module *m, const char *name); /* NULL if the name is taken */
 /* A device function with result type ret (RC_VOID: none); NULL if the name is taken. */
 rc_kernel *rc_function_new(rc_module *m, const char *name, rc_type ret);

@@ -176,7 +176,7 @@ bool rc_builtin_check(const rc_module *m, rc_builtin b, rc_type result, rc_value
     s.vec = rc_type_is_vector(m, s.t);
     s.n = s.vec ? rc_type_count(m, s.t) : 1;
     s.elem = rc_type_scalar_of(m, s.t);
-    /* what the machines run must be scalar; what legalize expands may be a vector */
+    /* what the machines run must be scalar; what the simulators' form expands may be a vector */
     if (s.vec && (bi->flags & RC_BF_LEGAL) && !(bi->flags & (RC_BF_ELEMENTWISE | RC_BF_VECFORM)))
       return why_(why, len, "@%s takes scalars, not %s", bi->name, rc_type_str(m, s.t));
   }

@@ -15,4 +15,9 @@ rc_block *rc_block_find_or_new_(rc_kernel *k, const char *name, bool *created);
 bool rc_builtin_check(const rc_module *m, rc_builtin b, rc_type result, rc_value *const *args,
                       int64_t imm, char *why, size_t whylen);
 
+/* Copy the instructions of k's blocks into the (empty) blocks bmap[b] of kernel nk, mapping k's
+ * values through map (indexed by value id; k's parameters must be mapped already) and k's blocks
+ * through bmap. (module.c; rc_kernel_clone and rc_inline_call use it) */
+void ir_copy_body(rc_kernel *nk, const rc_kernel *k, rc_value **map, rc_block *const *bmap);
+
 #endif

@@ -607,8 +607,8 @@ rc_value *rc_phi_value_for(const rc_instr *phi, const rc_block *from) {
  * belong to the kernel (a removed block, a detached instruction, another kernel's value) is kept
  * as the same pointer, so that the clone prints like the original and the verifier reports the
  * same problem. Only references into the kernel are mapped to their copies. */
-static rc_block *clone_block(const rc_kernel *k, rc_kernel *nk, rc_block *b) {
-  return b && b->parent == k && b->id < k->nblocks && k->blocks[b->id] == b ? nk->blocks[b->id] : b;
+static rc_block *clone_block(const rc_kernel *k, rc_block *const *bmap, rc_block *b) {
+  return b && b->parent == k && b->id < k->nblocks && k->blocks[b->id] == b ? bmap[b->id] : b;
 }
 
 /* A global of k's module in module `into`: itself, or the one of the same name there (made as a
@@ -667,34 +667,11 @@ static uint32_t ncases_of(const rc_instr *i) {
   }
 }
 
-rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name) {
-  rc_kernel *nk = rc_kernel_new(into, name);
-  if (!nk) return NULL;
-  nk->level = k->level;
-  nk->is_function = k->is_function;
-  nk->ret_type = rc_type_translate(into, k->mod, k->ret_type);
-  nk->origin = k->origin;
-  if (k->param_divergent) {
-    nk->param_divergent = rc_arena_alloc(&into->arena, k->nparams ? k->nparams : 1);
-    memcpy(nk->param_divergent, k->param_divergent, k->nparams);
-  }
-  if (k->run_spec) rc_kernel_set_run_spec(nk, k->run_spec);
-  nk->line = k->line;
-  nk->col = k->col;
-  rc_value **map = rc_xcalloc(k->nvalues ? k->nvalues : 1, sizeof *map);
-  for (uint32_t i = 0; i < k->nparams; i++)
-    map[k->params[i]->id] = rc_kernel_add_param(nk, rc_type_translate(into, k->mod, (rc_type)k->params[i]->type),
-                                                k->params[i]->name);
-  for (uint32_t i = 0; i < k->nregs; i++)
-    rc_kernel_add_reg(nk, rc_type_translate(into, k->mod, (rc_type)k->regs[i]->type), k->regs[i]->scalar,
-                      k->regs[i]->name);
-  for (uint32_t b = 0; b < k->nblocks; b++) {
-    rc_block *nb = rc_block_new(nk, k->blocks[b]->name);
-    nb->bflags = k->blocks[b]->bflags;
-    nb->line = k->blocks[b]->line;
-    nb->col = k->blocks[b]->col;
-    nb->origin = k->blocks[b]->origin;
-  }
+/* Copy the instructions of k's blocks into the blocks bmap[b] of kernel nk: k's values are
+ * mapped through map (by value id; parameters must be there already), k's blocks through bmap.
+ * rc_kernel_clone copies a whole kernel this way, inlining a callee's body (ir_inline_call). */
+void ir_copy_body(rc_kernel *nk, const rc_kernel *k, rc_value **map, rc_block *const *bmap) {
+  rc_module *into = nk->mod;
   /* first create every instruction (operands may refer forward, e.g. through phis) */
   for (uint32_t b = 0; b < k->nblocks; b++) {
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
@@ -726,26 +703,57 @@ rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name
        * (invalid IR) after, so that cloning adds no edges to blocks outside the clone */
       if (i->op != RC_OP_PHI)
         for (uint32_t t = 0; t < i->ntargets; t++) {
-          rc_block *own = clone_block(k, nk, i->targets[t]);
+          rc_block *own = clone_block(k, bmap, i->targets[t]);
           if (own != i->targets[t]) ni->targets[t] = own;
         }
-      rc_instr_append(nk->blocks[b], ni);
+      rc_instr_append(bmap[b], ni);
       if (i->op != RC_OP_PHI)
         for (uint32_t t = 0; t < i->ntargets; t++)
           if (!ni->targets[t]) ni->targets[t] = i->targets[t];
     }
   }
   for (uint32_t b = 0; b < k->nblocks; b++) {
-    rc_instr *ni = nk->blocks[b]->first;
+    rc_instr *ni = bmap[b]->first;
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, ni = ni->next) {
       if (i->op == RC_OP_PHI) {
         for (uint32_t o = 0; o < i->nops; o++)
-          rc_phi_add_incoming(ni, clone_value(k, nk, map, i->ops[o]), clone_block(k, nk, i->targets[o]));
+          rc_phi_add_incoming(ni, clone_value(k, nk, map, i->ops[o]), clone_block(k, bmap, i->targets[o]));
       } else {
         for (uint32_t o = 0; o < i->nops; o++) ni->ops[o] = clone_value(k, nk, map, i->ops[o]);
       }
     }
   }
+}
+
+rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name) {
+  rc_kernel *nk = rc_kernel_new(into, name);
+  if (!nk) return NULL;
+  nk->level = k->level;
+  nk->is_function = k->is_function;
+  nk->ret_type = rc_type_translate(into, k->mod, k->ret_type);
+  nk->origin = k->origin;
+  if (k->param_divergent) {
+    nk->param_divergent = rc_arena_alloc(&into->arena, k->nparams ? k->nparams : 1);
+    memcpy(nk->param_divergent, k->param_divergent, k->nparams);
+  }
+  if (k->run_spec) rc_kernel_set_run_spec(nk, k->run_spec);
+  nk->line = k->line;
+  nk->col = k->col;
+  rc_value **map = rc_xcalloc(k->nvalues ? k->nvalues : 1, sizeof *map);
+  for (uint32_t i = 0; i < k->nparams; i++)
+    map[k->params[i]->id] = rc_kernel_add_param(nk, rc_type_translate(into, k->mod, (rc_type)k->params[i]->type),
+                                                k->params[i]->name);
+  for (uint32_t i = 0; i < k->nregs; i++)
+    rc_kernel_add_reg(nk, rc_type_translate(into, k->mod, (rc_type)k->regs[i]->type), k->regs[i]->scalar,
+                      k->regs[i]->name);
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    rc_block *nb = rc_block_new(nk, k->blocks[b]->name);
+    nb->bflags = k->blocks[b]->bflags;
+    nb->line = k->blocks[b]->line;
+    nb->col = k->blocks[b]->col;
+    nb->origin = k->blocks[b]->origin;
+  }
+  ir_copy_body(nk, k, map, nk->blocks);
   free(map);
   return nk;
 }

@@ -162,8 +162,8 @@ rc_type bridge_scalar_type(LLVMTypeRef t) {
 
 /* ---- builtins --------------------------------------------------------------------------------------- */
 
-/* OpenCL names are matched after Itanium demangling of the function name (import_call.c); the
- * integer functions min/max/abs/clamp need the argument's signedness and are handled there. */
+/* What export of a .rir kernel calls for a builtin (export_instr.c): one LLVM intrinsic or OpenCL
+ * name each. The import knows every spelling (src/ir/builtin_names.c). */
 static const bridge_math math_table[] = {
     {RC_BI_SQRT, "llvm.sqrt", "sqrt"},
     {RC_BI_FABS, "llvm.fabs", "fabs"},
@@ -221,121 +221,4 @@ static const bridge_query query_table[] = {
 const bridge_query *bridge_query_table(uint32_t *n) {
   *n = sizeof query_table / sizeof query_table[0];
   return query_table;
-}
-
-/* ---- which builtin a callee is ------------------------------------------------------------------------ */
-
-static bool name_is(const char *s, size_t n, const char *w) {
-  return strlen(w) == n && memcmp(s, w, n) == 0;
-}
-
-static bool name_has_prefix(const char *s, size_t n, const char *p) {
-  size_t k = strlen(p);
-  return n >= k && memcmp(s, p, k) == 0;
-}
-
-/* "llvm.sqrt" names llvm.sqrt and llvm.sqrt.f32, not llvm.sqrtx */
-static bool intrinsic_family(const char *s, size_t n, const char *base) {
-  size_t k = strlen(base);
-  return name_has_prefix(s, n, base) && (n == k || s[k] == '.');
-}
-
-/* _Z <len> <name> <parameter codes>: the name, and the first parameter's type code behind pointers,
- * qualifiers and vectors (i int, j uint, f float ...). */
-static bool demangle_first(const char *s, size_t n, const char **name, size_t *len, char *code) {
-  *code = 0;
-  if (n < 3 || s[0] != '_' || s[1] != 'Z' || s[2] < '0' || s[2] > '9') return false;
-  size_t p = 2, l = 0;
-  while (p < n && s[p] >= '0' && s[p] <= '9') l = l * 10 + (size_t)(s[p++] - '0');
-  if (p + l > n) return false;
-  *name = s + p;
-  *len = l;
-  p += l;
-  while (p < n) {
-    if (s[p] == 'P' || s[p] == 'V' || s[p] == 'K' || s[p] == 'r') {
-      p++;
-    } else if (s[p] == 'U') {
-      size_t q = p + 1, m = 0;
-      while (q < n && s[q] >= '0' && s[q] <= '9') m = m * 10 + (size_t)(s[q++] - '0');
-      p = q + m;
-    } else if (p + 1 < n && s[p] == 'D' && s[p + 1] == 'v') {
-      while (p < n && s[p] != '_') p++;
-      p++;
-    } else {
-      *code = s[p];
-      return true;
-    }
-  }
-  return true;
-}
-
-int bridge_builtin_of(const char *s, size_t n, unsigned nargs, uint32_t *nused, int64_t *imm) {
-  *imm = 0;
-  int bi = -1;
-  uint32_t nm;
-  const bridge_math *mt = bridge_math_table(&nm);
-  if (name_has_prefix(s, n, "llvm.")) {
-    /* intrinsics that change nothing a simulated thread can observe: lifetimes, assumptions,
-     * debug values, scope declarations, amdgcn's wait for outstanding memory operations */
-    static const char *const no_ops[] = {"llvm.lifetime.start", "llvm.lifetime.end", "llvm.assume",
-                                         "llvm.dbg.value", "llvm.dbg.declare", "llvm.dbg.label",
-                                         "llvm.experimental.noalias.scope.decl", "llvm.invariant.start",
-                                         "llvm.invariant.end", "llvm.donothing", "llvm.sideeffect",
-                                         "llvm.amdgcn.s.waitcnt"};
-    static const struct { const char *name; rc_builtin bi; } amdgcn[] = {
-        {"llvm.amdgcn.workitem.id.x", RC_BI_LOCAL_ID_X}, {"llvm.amdgcn.workitem.id.y", RC_BI_LOCAL_ID_Y},
-        {"llvm.amdgcn.workitem.id.z", RC_BI_LOCAL_ID_Z}, {"llvm.amdgcn.workgroup.id.x", RC_BI_GROUP_ID_X},
-        {"llvm.amdgcn.workgroup.id.y", RC_BI_GROUP_ID_Y}, {"llvm.amdgcn.workgroup.id.z", RC_BI_GROUP_ID_Z},
-        {"llvm.amdgcn.rsq", RC_BI_RSQRT}};
-    for (size_t i = 0; i < sizeof no_ops / sizeof no_ops[0] && bi < 0; i++)
-      if (intrinsic_family(s, n, no_ops[i])) bi = RC_BI_NOP;
-    for (size_t i = 0; i < sizeof amdgcn / sizeof amdgcn[0] && bi < 0; i++)
-      if (intrinsic_family(s, n, amdgcn[i].name)) bi = (int)amdgcn[i].bi;
-    if (bi >= 0) {
-    } else if (intrinsic_family(s, n, "llvm.memcpy")) bi = RC_BI_MEMCPY;
-    else if (intrinsic_family(s, n, "llvm.memset")) bi = RC_BI_MEMSET;
-    else if (name_is(s, n, "llvm.amdgcn.s.barrier")) bi = RC_BI_BARRIER;
-    for (uint32_t i = 0; i < nm && bi < 0; i++)
-      if (mt[i].intrinsic && intrinsic_family(s, n, mt[i].intrinsic)) bi = (int)mt[i].bi;
-  } else {
-    const char *name = s;
-    size_t len = n;
-    char code = 0;
-    demangle_first(s, n, &name, &len, &code);
-    bool f = code == 'f' || code == 'd', u = code == 'h' || code == 't' || code == 'j' || code == 'm';
-    uint32_t nq;
-    const bridge_query *q = bridge_query_table(&nq);
-    for (uint32_t i = 0; i < nq && bi < 0; i++)
-      if (name_is(name, len, q[i].opencl)) bi = (int)q[i].bi;
-    if (bi >= 0) {
-    } else if (name_is(name, len, "barrier") || name_is(name, len, "work_group_barrier")) {
-      bi = RC_BI_BARRIER;
-    } else if (name_is(name, len, "mem_fence") || name_is(name, len, "read_mem_fence") ||
-               name_is(name, len, "write_mem_fence")) {
-      bi = RC_BI_FENCE;
-    } else if (name_is(name, len, "min")) {
-      bi = f ? RC_BI_FMIN : u ? RC_BI_UMIN : RC_BI_SMIN;
-    } else if (name_is(name, len, "max")) {
-      bi = f ? RC_BI_FMAX : u ? RC_BI_UMAX : RC_BI_SMAX;
-    } else if (name_has_prefix(name, len, "atomic_") || name_has_prefix(name, len, "atom_")) {
-      static const struct { const char *op; rc_builtin bi; } ops[] = {
-          {"add", RC_BI_ATOMIC_ADD}, {"sub", RC_BI_ATOMIC_SUB}, {"xchg", RC_BI_ATOMIC_XCHG},
-          {"and", RC_BI_ATOMIC_AND}, {"or", RC_BI_ATOMIC_OR}, {"xor", RC_BI_ATOMIC_XOR},
-          {"min", RC_BI_ATOMIC_SMIN}, {"max", RC_BI_ATOMIC_SMAX}, {"cmpxchg", RC_BI_ATOMIC_CMPXCHG}};
-      size_t skip = name[4] == '_' ? 5 : 7;
-      for (size_t i = 0; i < sizeof ops / sizeof ops[0] && bi < 0; i++)
-        if (name_is(name + skip, len - skip, ops[i].op)) bi = (int)ops[i].bi;
-      if (u && bi == RC_BI_ATOMIC_SMIN) bi = RC_BI_ATOMIC_UMIN;
-      if (u && bi == RC_BI_ATOMIC_SMAX) bi = RC_BI_ATOMIC_UMAX;
-    } else {
-      for (uint32_t i = 0; i < nm && bi < 0; i++)
-        if (mt[i].opencl && name_is(name, len, mt[i].opencl)) bi = (int)mt[i].bi;
-    }
-  }
-  if (bi < 0) return -1;
-  /* the builtin takes the call's first arguments: barrier's and fence's flags, llvm.memcpy's
-   * volatile flag, llvm.ctlz's zero-is-poison flag, a lifetime's size and pointer are dropped */
-  *nused = rc_builtin_get((rc_builtin)bi)->nargs;
-  (void)nargs;
-  return bi;
 }

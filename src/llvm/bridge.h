@@ -68,10 +68,6 @@ typedef struct bridge_query {
   const char *mangled; /* "_Z13get_global_idj" */
 } bridge_query;
 const bridge_query *bridge_query_table(uint32_t *n);
-/* The builtin a callee named s (n bytes; an OpenCL C function as clang mangles it, or an LLVM
- * intrinsic) stands for, or -1; *nused: how many leading arguments it takes, *imm: its modifiers.
- * The caller checks the types (rc_instr_types_ok). */
-int bridge_builtin_of(const char *s, size_t n, unsigned nargs, uint32_t *nused, int64_t *imm);
 
 /* ---- sources ------------------------------------------------------------------------------------ */
 

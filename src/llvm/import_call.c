@@ -87,13 +87,11 @@ rc_instr *imp_call_shell(importer *im, LLVMValueRef call, rc_type t) {
     } else if (!f) {
       size_t n;
       const char *name = LLVMGetValueName2(callee, &n);
-      uint32_t nused = 0;
-      int64_t imm = 0;
-      int bi = bridge_builtin_of(name, n, nargs, &nused, &imm);
-      if (bi >= 0 && nused <= nargs) {
-        rc_instr *ri = rc_instr_new(im->k, RC_OP_CALL, t, nused, 0);
-        ri->pred = (uint16_t)bi;
-        ri->imm = imm;
+      rc_builtin_match bm;
+      if (rc_builtin_from_llvm_name(name, n, &bm) >= 0 && bm.nargs <= nargs) {
+        rc_instr *ri = rc_instr_new(im->k, RC_OP_CALL, t, bm.nargs, 0);
+        ri->pred = (uint16_t)bm.builtin;
+        ri->imm = bm.imm;
         if (!LLVMGetIntrinsicID(callee)) ri->iflags |= RC_IF_VARYING;
         if (builtin_fits(im, ri, call)) return ri;
       }

@@ -12,7 +12,7 @@
  *   sim_fput rounds once to half (more accurate than OpenCL's half precision asks);
  * - formulas the specification gives as expressions (mix, smoothstep, degrees ...) round after
  *   every operation in the builtin's type, as the expression would;
- * - values are scalars: legalize splits vectors before anything runs (docs/llvm.md), and run_form.c
+ * - values are scalars: scalarize.c splits vectors before anything runs (docs/llvm.md), and run_form.c
  *   refuses a vector-typed call with its name. */
 #include "decode.h"
 

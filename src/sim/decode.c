@@ -80,7 +80,7 @@ static void decode_instr(decoder *d, const rc_instr *i) {
     x.aux = i->pred;
     x.bits = (uint8_t)int_bits((rc_type)x.otype);
     break;
-  case RC_OP_GEP: /* one index and no offset: the legal form (src/transform/legalize.c) */
+  case RC_OP_GEP: /* one index and no offset: the machines' form (run_form.c) */
     x.bits = (uint8_t)int_bits((rc_type)i->ops[1]->type);
     x.imm = i->cases[0];
     break;

@@ -72,6 +72,11 @@ void sim_code_free(sim_code *c);
  * (*owned, to give to sim_run_form_free after the run) with LLVM's view rewritten into reconv's
  * basic forms. Reports what the machines cannot run and returns -1. */
 int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kernel **owned);
+/* scalarize.c: does k hold vectors (or builtins expanded for the machines)? Scalarize them in the copy k,
+ * the results of instructions that give scalars recorded in repl (by value id); name: the
+ * kernel's name for messages. 0, or -1 after reporting what has no per-lane form. */
+bool sim_has_vectors(const rc_kernel *k);
+int sim_scalarize(rc_ctx *ctx, rc_kernel *k, const char *name, rc_value **repl);
 void sim_run_form_free(rc_kernel *owned);
 
 /* ---- the long tail of the builtins (builtins.c) ---- */

@@ -58,6 +58,8 @@ typedef struct interp {
   uint64_t *block_entries;
   uint64_t instructions;
   bool want_traces;
+  uint32_t ntraced;            /* blocks below this id are the kernel's own (run_form.c appends the
+                                  blocks of inlined calls: not traced, not counted) */
   rc_u32vec chunk;             /* traces in execution order ... */
   uint64_t *toff;              /* ... thread (linear id) -> offset in chunk and length */
   uint32_t *tlen;
@@ -321,7 +323,7 @@ static int run_thread(interp *it, sim_thread *t) {
     t->steps += block_len[ed->block];
     t->charged += budget_len[ed->block];
     if (t->charged > it->budget || ++t->entries > it->max_entries) return budget_fault(it, t, pc);
-    if (it->want_traces) trace_push(&t->trace, ed->block);
+    if (it->want_traces && ed->block < it->ntraced) trace_push(&t->trace, ed->block);
     it->block_entries[ed->block]++;
     pc = ed->pc;
   }
@@ -523,10 +525,12 @@ int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memo
   if (rc_run_spec_check(ctx, s, k) != 0) return -1;
   rc_kernel *owned; /* the kernel in the machines' form, when it differs (run_form.c) */
   const char *name = k->name;
+  uint32_t ntraced = k->nblocks;
   if (sim_run_form(ctx, k, &k, &owned) != 0) return -1;
   interp it0;
   memset(&it0, 0, sizeof it0);
   interp *it = &it0;
+  it->ntraced = ntraced;
   it->k = k;
   it->name = name;
   it->s = s;
@@ -555,9 +559,9 @@ int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memo
     stats->instructions = it->instructions;
     stats->threads = rc_run_spec_threads(s);
     stats->wave_size = s->wave;
-    stats->nblocks = k->nblocks;
+    stats->nblocks = ntraced;
     stats->block_entries = it->block_entries;
-    for (uint32_t b = 0; b < k->nblocks; b++) stats->blocks += it->block_entries[b];
+    for (uint32_t b = 0; b < ntraced; b++) stats->blocks += it->block_entries[b];
     it->block_entries = NULL;
   }
   teardown(it);

@@ -15,11 +15,13 @@
  * - fence and nop do nothing on machines with one sequentially consistent memory; identity is its
  *   operand; amdgcn's workitem.id.x style queries are the dimension queries; the global offset is 0.
  *
- * What the machines cannot run (vectors and aggregates and calls of device functions, which
- * legalize removes before a run; integers wider than 64 bits; builtins without RC_BF_LEGAL) is
- * refused before the run with the instruction and its block, never run with a made-up value. An
- * opaque instruction faults when a thread executes it (the machines' decoders keep it).
- * The copy keeps the kernel's blocks and their numbers, so traces compare with the original's. */
+ * Before these rewrites, calls of device functions are inlined (src/ir/inline_call.c) and vectors
+ * scalarized (scalarize.c, which expands the geometric functions and vector loads and stores).
+ * What the machines cannot run (aggregates, integers wider than 64 bits, the other builtins
+ * without RC_BF_LEGAL) is refused before the run with the instruction and its block, never run
+ * with a made-up value. An opaque instruction faults when a thread executes it (the machines'
+ * decoders keep it). The copy keeps the kernel's blocks and their numbers (inlined blocks come
+ * after them), so traces compare with the original's. */
 #include "decode.h"
 
 #include <stdio.h>
@@ -27,7 +29,7 @@
 #include <string.h>
 
 /* Builtins the machines run as they are: the hot classes inline (interp.c call, lanes.c), the long
- * tail through builtins.c; builtins without RC_BF_LEGAL are legalize's to expand. */
+ * tail through builtins.c; builtins without RC_BF_LEGAL are expanded (scalarize.c) or refused. */
 static bool machine_builtin(rc_builtin f) {
   const rc_builtin_info *b = rc_builtin_get(f);
   if (!b || !(b->flags & RC_BF_LEGAL)) return false;
@@ -45,15 +47,28 @@ static bool rewritten_builtin(rc_builtin f) {
   }
 }
 
-/* Why the machines cannot run type t, or NULL when they can. */
+/* Builtins scalarize.c expands into what the machines run (the geometric functions, the vector
+ * loads and stores), and those whose vector forms it expands. */
+static bool expanded_builtin(rc_builtin f) {
+  switch (f) {
+  case RC_BI_DOT: case RC_BI_LENGTH: case RC_BI_DISTANCE: case RC_BI_NORMALIZE: case RC_BI_CROSS:
+  case RC_BI_VLOAD: case RC_BI_VSTORE: case RC_BI_VLOAD_HALF: case RC_BI_VSTORE_HALF: case RC_BI_VLOADA_HALF:
+  case RC_BI_VSTOREA_HALF:
+    return true;
+  default: return false;
+  }
+}
+
+/* Why the machines cannot run type t, or NULL when they can (vectors: once scalarized). */
 static const char *type_problem(const rc_module *m, rc_type t) {
   if (t == RC_VOID || rc_type_is_ptr(t) || rc_type_is_float(t) || t == RC_MASK) return NULL;
   if (rc_type_is_int(t))
     return rc_type_bits(t) > 64 ? "integers wider than 64 bits are not simulated (the machines' values are 64 bits)"
                                 : NULL;
-  if (rc_type_is_vector(m, t)) return "vectors are split by legalize before a run, and this one was not";
+  if (rc_type_is_vector(m, t))
+    return rc_type_is_ptr(rc_type_scalar_of(m, t)) ? "vectors of pointers are not simulated" : NULL;
   if (!rc_type_is_value(m, t)) return "values of a type reconv only carries cannot be simulated";
-  return "aggregates are split by legalize before a run, and this one was not";
+  return "aggregates are not simulated";
 }
 
 static bool is_pointer_copy(const rc_instr *i) {
@@ -66,20 +81,28 @@ static bool is_pointer_copy(const rc_instr *i) {
 static const char *instr_problem(const rc_kernel *k, const rc_instr *i, bool *rewrite) {
   const rc_module *m = k->mod;
   switch ((rc_opcode)i->op) {
-  case RC_OP_CALLFN: return "calls of device functions are inlined by legalize before a run, and this one was not";
+  case RC_OP_CALLFN:
+    if (!i->u.callee || i->u.callee->nblocks == 0) return "the called function has no body";
+    if (k->level == RC_LEVEL_WAVE)
+      return "calls in wave-level code are not simulated yet (the callee would have to be lowered "
+             "and run under the caller's exec mask); the thread-level kernel runs";
+    *rewrite = true; /* inlined into the copy */
+    return NULL;
   case RC_OP_OPAQUE:
     for (uint32_t o = 0; o < i->nops; o++)
       if (i->ops[o]->kind == RC_V_GLOBAL || (rc_type_is_ptr((rc_type)i->ops[o]->type) && i->ops[o]->type != RC_PTR))
         *rewrite = true;
     return NULL;
   case RC_OP_EXTRACTELT: case RC_OP_INSERTELT: case RC_OP_SHUFFLE:
-    return "vectors are split by legalize before a run, and this one was not";
+    *rewrite = true; /* scalarized in the copy (scalarize.c) */
+    return NULL;
   case RC_OP_EXTRACTVAL: case RC_OP_INSERTVAL:
-    return "aggregates are split by legalize before a run, and this one was not";
+    return "aggregates are not simulated";
   case RC_OP_CALL:
     if (rewritten_builtin((rc_builtin)i->pred)) *rewrite = true;
+    else if (expanded_builtin((rc_builtin)i->pred)) *rewrite = true;
     else if (!machine_builtin((rc_builtin)i->pred))
-      return "this builtin has no machine semantics: legalize expands it before a run";
+      return "this builtin is not simulated";
     break;
   case RC_OP_GEP:
     if (i->nops != 2 || i->imm != 0) *rewrite = true;
@@ -90,10 +113,12 @@ static const char *instr_problem(const rc_kernel *k, const rc_instr *i, bool *re
   }
   const char *why = type_problem(m, (rc_type)i->v.type);
   if (why) return why;
+  if (i->v.type != RC_VOID && rc_type_is_vector(m, (rc_type)i->v.type)) *rewrite = true;
   if (i->v.type != RC_VOID && rc_type_is_ptr((rc_type)i->v.type) && i->v.type != RC_PTR) *rewrite = true;
   for (uint32_t o = 0; o < i->nops; o++) {
     const rc_value *v = i->ops[o];
     if ((why = type_problem(m, (rc_type)v->type)) != NULL) return why;
+    if (rc_type_is_vector(m, (rc_type)v->type)) *rewrite = true;
     if (v->kind == RC_V_GLOBAL || (rc_type_is_ptr((rc_type)v->type) && v->type != RC_PTR)) *rewrite = true;
   }
   return NULL;
@@ -112,7 +137,6 @@ typedef struct former {
   rc_kernel *k;
   rc_value **repl;     /* per value id: what its uses take instead, or NULL */
   rc_value **global;   /* per module global: its memory in this kernel, or NULL */
-  rc_builder entry;    /* before the entry block's first instruction */
 } former;
 
 static rc_value *resolved(former *f, rc_value *v) {
@@ -130,7 +154,10 @@ static rc_value *global_memory(former *f, const rc_global *g) {
   rc_value *mem;
   if (rc_type_addrspace((rc_type)g->v.type) == 3) {
     uint64_t size = rc_type_alloc_size(m, g->vtype);
-    mem = rc_build_localmem(&f->entry, (int64_t)(size ? size : 1), g->v.name);
+    rc_builder entry; /* before the entry block's first instruction as it is now (the rewrites
+                         detach instructions, the first ones too) */
+    rc_builder_before(&entry, f->k->blocks[0]->first);
+    mem = rc_build_localmem(&entry, (int64_t)(size ? size : 1), g->v.name);
   } else {
     mem = rc_const_int(f->k, RC_PTR, (int64_t)sim_global_addr(g));
   }
@@ -183,32 +210,59 @@ static void rewrite_call(former *f, rc_instr *i) {
   rc_instr_detach(i);
 }
 
-int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kernel **owned) {
-  *out = k;
-  *owned = NULL;
-  bool rewrite = false;
-  for (uint32_t p = 0; p < k->nparams; p++) {
-    rc_type t = (rc_type)k->params[p]->type;
-    const char *why = type_problem(k->mod, t);
-    if (why)
-      return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
-                       "kernel @%s: reconv's simulators cannot run it: parameter %%%s has type %s: %s", k->name,
-                       k->params[p]->name ? k->params[p]->name : "?", rc_type_str(k->mod, t), why);
-    if (rc_type_is_ptr(t) && t != RC_PTR) rewrite = true;
-  }
+/* Report the first instruction of k the machines cannot run (name: the kernel's name for the
+ * user, k may be the copy); *rewrite is set when the copy must change something. */
+static int check_instrs(rc_ctx *ctx, const rc_kernel *k, const char *name, bool *rewrite) {
   for (uint32_t b = 0; b < k->nblocks; b++)
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
-      const char *why = instr_problem(k, i, &rewrite);
+      const char *why = instr_problem(k, i, rewrite);
       if (!why) continue;
       rc_strbuf text = {0};
       rc_print_instr(i, &text);
       int rc = rc_report(ctx, RC_SEV_ERROR, k->mod->filename, i->line, i->col,
                          "kernel @%s, block %s: reconv's simulators cannot run `%s`: %s (docs/llvm.md, "
                          "\"Out of scope\")",
-                         k->name, k->blocks[b]->name, text.data ? text.data : "?", why);
+                         name, k->blocks[b]->name, text.data ? text.data : "?", why);
       rc_sb_free(&text);
       return rc;
     }
+  return 0;
+}
+
+/* Inline every call of a device function into the copy, callees' calls too (the walk goes on
+ * into the blocks it appends). OpenCL C has no recursion (section 6.9); a call graph that has
+ * some anyway is refused once the copy grows past any reasonable kernel. */
+static int inline_calls(rc_ctx *ctx, rc_kernel *k, const char *name, bool *any) {
+  uint32_t limit = k->nblocks + 100000;
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      if (i->op != RC_OP_CALLFN) continue;
+      if (k->nblocks > limit)
+        return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, i->line, i->col,
+                         "kernel @%s: reconv's simulators cannot run it: its calls of @%s never end "
+                         "(recursion, which OpenCL C does not allow)", name, i->u.callee->name);
+      rc_inline_call(i, i->u.callee->name);
+      *any = true;
+      break; /* the rest of the block is the next block's now */
+    }
+  return 0;
+}
+
+int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kernel **owned) {
+  *out = k;
+  *owned = NULL;
+  bool rewrite = false;
+  for (uint32_t p = 0; p < k->nparams; p++) {
+    rc_type t = (rc_type)k->params[p]->type;
+    const char *why = rc_type_is_vector(k->mod, t) ? "vector parameters are not simulated (run specifications give scalars)"
+                                                   : type_problem(k->mod, t);
+    if (why)
+      return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
+                       "kernel @%s: reconv's simulators cannot run it: parameter %%%s has type %s: %s", k->name,
+                       k->params[p]->name ? k->params[p]->name : "?", rc_type_str(k->mod, t), why);
+    if (rc_type_is_ptr(t) && t != RC_PTR) rewrite = true;
+  }
+  if (check_instrs(ctx, k, k->name, &rewrite) != 0) return -1;
   for (uint32_t r = 0; r < k->nregs; r++)
     if (rc_type_is_ptr((rc_type)k->regs[r]->type) && k->regs[r]->type != RC_PTR) rewrite = true;
   if (!rewrite || k->nblocks == 0) return 0;
@@ -216,9 +270,25 @@ int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kern
   former f = {0};
   f.k = clone_fresh(k);
   if (!f.k) return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col, "kernel @%s: cannot copy it to run", k->name);
-  f.repl = rc_xcalloc(f.k->nvalues + 1, sizeof *f.repl);
+  /* calls first: what the callees hold must be in the machines' form too */
+  bool calls = false;
+  if (inline_calls(ctx, f.k, k->name, &calls) != 0 || (calls && check_instrs(ctx, f.k, k->name, &rewrite) != 0)) {
+    rc_module_remove_kernel(f.k->mod, f.k);
+    return -1;
+  }
+  uint32_t nvalues_copied = f.k->nvalues;
+  f.repl = rc_xcalloc(nvalues_copied + 1, sizeof *f.repl);
   f.global = rc_xcalloc(k->mod->nglobals + 1, sizeof *f.global);
-  rc_builder_before(&f.entry, f.k->blocks[0]->first);
+  if (sim_has_vectors(f.k) && sim_scalarize(ctx, f.k, k->name, f.repl) != 0) {
+    free(f.repl);
+    free(f.global);
+    rc_module_remove_kernel(f.k->mod, f.k);
+    return -1;
+  }
+  if (f.k->nvalues > nvalues_copied) { /* the scalars made are replaced too, where they copy */
+    f.repl = rc_xrealloc(f.repl, (f.k->nvalues + 1) * sizeof *f.repl);
+    memset(f.repl + nvalues_copied + 1, 0, (f.k->nvalues - nvalues_copied) * sizeof *f.repl);
+  }
   for (uint32_t p = 0; p < f.k->nparams; p++)
     if (rc_type_is_ptr((rc_type)f.k->params[p]->type)) f.k->params[p]->type = RC_PTR;
   for (uint32_t r = 0; r < f.k->nregs; r++)

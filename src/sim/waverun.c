@@ -100,7 +100,7 @@ static int lanes_join_block(sim_run *r, sim_wave *w, uint64_t lanes, uint32_t pc
         return wave_fault_lane(r, w, l, pc, "step budget of %" PRIu64 " instructions per thread exceeded "
                                              "(raise it with --steps)", r->budget);
     }
-  if (r->want_traces)
+  if (r->want_traces && b < r->ntraced)
     for (uint64_t m = lanes; m; m &= m - 1) rc_vec_push(&w->trace[__builtin_ctzll(m)], b);
   w->recorded |= lanes;
   return STEP_OK;
@@ -334,7 +334,7 @@ static int setup(rc_ctx *ctx, sim_run *r) {
   r->bcast = rc_xcalloc(nslots + 1, 1);
   r->step_len = rc_xcalloc(k->nblocks + 1, sizeof *r->step_len);
   rc_run_stats *st = r->stats;
-  st->nblocks = k->nblocks;
+  st->nblocks = r->ntraced; /* the per-block figures of the kernel's own blocks */
   st->block_entries = rc_xcalloc(k->nblocks + 1, sizeof *st->block_entries);
   st->block_vector_instrs = rc_xcalloc(k->nblocks + 1, sizeof *st->block_vector_instrs);
   st->block_active_lane_instrs = rc_xcalloc(k->nblocks + 1, sizeof *st->block_active_lane_instrs);
@@ -414,10 +414,12 @@ int waverun(rc_ctx *ctx, const sim_machine *mach, const rc_kernel *k, const rc_r
   if (s->wave < 1 || s->wave > 64) return rc_error(ctx, "the wave size must be 1 to 64, not %u", s->wave);
   rc_kernel *owned; /* the kernel in the machines' form, when it differs (run_form.c) */
   const char *name = k->name;
+  uint32_t ntraced = k->nblocks;
   if (sim_run_form(ctx, k, &k, &owned) != 0) return -1;
   sim_run r0;
   memset(&r0, 0, sizeof r0);
   sim_run *r = &r0;
+  r->ntraced = ntraced;
   r->mach = mach;
   r->k = k;
   r->name = name;

@@ -118,6 +118,8 @@ struct sim_run {
   uint64_t max_stack;
   /* outputs */
   bool want_traces;
+  uint32_t ntraced;    /* blocks below this id are the kernel's own (run_form.c appends the blocks
+                          of inlined calls: not traced, not in the per-block figures) */
   rc_fault *fault;
   rc_timeline *timeline;
   sim_wave *recording;    /* the wave the timeline records, while it runs */

@@ -506,6 +506,61 @@ TEST(gpu_targets_and_unpassable_parameters_are_refused) {
               "64 bits, float, double and pointers");
 }
 
+/* ---- the interpreter against the native run ------------------------------------------------------- */
+
+/* What the simulators' form of a kernel does to run it (src/sim/run_form.c: device functions
+ * inlined, vectors scalarized, the geometric functions and vector loads and stores expanded, the
+ * built-ins by their mangled names) must compute what LLVM computes on this machine's CPU: the
+ * interpreter and the native run leave the same memory. */
+static const char agree_src[] =
+    "int collatz(int x, int limit) {\n"
+    "  int n = 0;\n"
+    "  while (x != 1) { if (n == limit) return -n; x = (x & 1) ? 3 * x + 1 : x / 2; n++; }\n"
+    "  return n;\n"
+    "}\n"
+    "float4 twist(float4 v, int i) { return i & 1 ? v.wzyx : v * 2.0f; }\n"
+    "kernel void k(global float4 *a, global float *b, global int *c, global uchar4 *u, global uint *w) {\n"
+    "  int i = get_global_id(0);\n"
+    "  float4 x = a[i];\n"
+    "  float4 y = twist(x * 2.0f + (float4)(1, 2, 3, 4), i);\n"
+    "  if (x.y > 0.5f) y = y.wzyx;\n"
+    "  y.z += dot(x, y) + length(x);\n"
+    "  a[i] = y + cross(x, y) + normalize(x) + (float4)(distance(x, y));\n"
+    "  float4 v = vload4(i, b);\n"
+    "  vstore4(v * v, i + 1, b);\n"
+    "  int4 m = isgreater(x, y);\n"
+    "  c[i] = any(m) + all(m) * 2 + m.x + select(3, 4, m.y) + collatz(i + 1, 40);\n"
+    "  uchar4 q = u[i];\n"
+    "  c[i] += as_int(q) + q.s2 + convert_int4(x * 100.0f)[i & 3] + mul24(i, 7) + abs_diff(i, 9);\n"
+    "  u[i] = as_uchar4(c[i] ^ 0x5a5a5a5a) + (uchar4)(clamp(q.x, (uchar)3, (uchar)200));\n"
+    "  w[i] = rotate((uint)c[i], 5u) + sub_sat((uint)i, 3u) + mul_hi((uint)c[i], 77777u) + popcount(w[i]);\n"
+    "  b[i] = fract(x.x * 3.5f, b + 80) + min(x, y).w + fmax(x.z, 0.25f);\n"
+    "}\n";
+
+TEST(interpreter_and_native_runs_agree_on_vectors_calls_and_builtins) {
+  const char *spec = "--global 64 --local 16 --arg a=f32[256]:rand(1) --arg b=f32[300]:rand(2) --arg c=i32[64] "
+                     "--arg u=i8[256]:rand(3,0,255) --arg w=i32[64]:rand(4,0,100000)";
+  native_case nc;
+  run_cl(&nc, agree_src, spec);
+  CHECK_EQ_INT(nc.rc, 0);
+  rc_kernel *k = nc.m ? rc_module_find_kernel(nc.m, "k") : NULL;
+  CHECK(k != NULL);
+  if (k && nc.rc == 0) {
+    rc_memory mem = {0};
+    rc_fault fault = {0};
+    CHECK_EQ_INT(rc_memory_init(&nc.d.ctx, &mem, &nc.s, k), 0);
+    int rc = rc_interp_run(&nc.d.ctx, k, &nc.s, &mem, NULL, NULL, &fault);
+    if (rc != 0) fprintf(stderr, "interpreter: %s%s\n", fault.message, nc.d.text);
+    CHECK_EQ_INT(rc, 0);
+    char why[512] = "";
+    bool same = rc_memory_equal(&nc.mem, &mem, why, sizeof why);
+    if (!same) fprintf(stderr, "interpreter and native run differ: %s\n", why);
+    CHECK(same);
+    rc_memory_free(&mem);
+  }
+  case_free(&nc);
+}
+
 TEST(zzz_close_the_shared_runtime) {
   rc_native_close(shared_runtime);
   shared_runtime = NULL;

@@ -1,0 +1,464 @@
+/* Vectors in the simulators' form of a kernel (sim_scalarize, called by run_form.c on the private
+ * copy that runs; the user's kernel and its export keep their vectors). The machines hold one
+ * 64-bit value per thread and register, so every value of type <N x T> becomes N values of type T
+ * ("lanes"), and every instruction that reads or makes a vector becomes its per-lane form:
+ *
+ * - element-wise arithmetic, comparisons, casts, select, freeze and phis: one per lane;
+ * - loads and stores of vectors: one per lane at the lane's offset;
+ * - extractelement, insertelement, shufflevector: lanes chosen (a non-constant index compares
+ *   against every lane);
+ * - bitcasts between vectors and integers of the same size: the bits cut into pieces and joined
+ *   again, lane 0 the least significant (LLVM's layout on little-endian targets);
+ * - builtins: element-wise ones per lane (a scalar argument serves every lane; the pointer of
+ *   fract/modf/sincos/frexp ... advances by the lane's element); the relational functions' vector
+ *   forms give -1 for true (OpenCL C 1.2, section 6.12.6); select, any and all read the most
+ *   significant bit; the geometric functions (section 6.12.5) and the vector loads and stores
+ *   (section 6.12.7) are expanded into the arithmetic and memory accesses they stand for, for
+ *   scalars too.
+ *
+ * The results of instructions that give a scalar (extractelement, dot ...) replace them through
+ * repl, as run_form.c's other rewrites do. What has no per-lane form (vectors of pointers, vector
+ * parameters, aggregates) is refused with the instruction named. */
+#include "decode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct scalarizer {
+  rc_ctx *ctx;
+  rc_kernel *k;
+  rc_module *m;
+  const char *name;
+  rc_value **repl;     /* per original value id: the scalar that replaces it */
+  uint32_t nvalues;    /* values of the kernel before scalarizing (lanes and repl cover these) */
+  rc_value ***lanes;   /* per original value id: its lanes, once made */
+  rc_builder b;        /* before the instruction being scalarized */
+} scalarizer;
+
+static bool is_vec(const scalarizer *s, const rc_value *v) { return rc_type_is_vector(s->m, (rc_type)v->type); }
+
+static uint32_t width(const scalarizer *s, const rc_value *v) { return rc_type_count(s->m, (rc_type)v->type); }
+
+static rc_type elem_of(const scalarizer *s, const rc_value *v) { return rc_type_scalar_of(s->m, (rc_type)v->type); }
+
+static rc_value *cint(scalarizer *s, rc_type t, int64_t v) { return rc_const_int(s->k, t, v); }
+
+/* Lane j of v (a vector, or a scalar standing for every lane), or NULL when not made yet. */
+static rc_value *lane(scalarizer *s, rc_value *v, uint32_t j) {
+  if (!is_vec(s, v)) return v;
+  rc_type e = elem_of(s, v);
+  switch (v->kind) {
+  case RC_V_CONST: {
+    rc_value *c = rc_const_elem(v, j);
+    return c ? c : rc_const_zero(s->k, e);
+  }
+  case RC_V_UNDEF: return rc_undef(s->k, e);
+  case RC_V_INSTR: return v->id < s->nvalues && s->lanes[v->id] ? s->lanes[v->id][j] : NULL;
+  default: return NULL;
+  }
+}
+
+static bool ready(scalarizer *s, const rc_instr *i) {
+  for (uint32_t o = 0; o < i->nops; o++)
+    if (is_vec(s, i->ops[o]) && !lane(s, i->ops[o], 0)) return false;
+  return true;
+}
+
+static rc_value **new_lanes(scalarizer *s, rc_instr *i) {
+  return s->lanes[i->v.id] = rc_arena_alloc(&s->m->arena, width(s, &i->v) * sizeof(rc_value *));
+}
+
+static rc_value *gep_bytes(scalarizer *s, rc_value *p, int64_t bytes) {
+  return bytes ? rc_build_gep(&s->b, p, cint(s, RC_I64, bytes), 1, NULL) : p;
+}
+
+/* The same operation on every lane: operands' lanes, result of the element type. */
+static void per_lane(scalarizer *s, rc_instr *i) {
+  rc_value **out = new_lanes(s, i);
+  rc_type e = elem_of(s, &i->v);
+  for (uint32_t j = 0; j < width(s, &i->v); j++) {
+    rc_instr *n = rc_instr_new(s->k, (rc_opcode)i->op, e, i->nops, 0);
+    n->pred = i->pred;
+    n->imm = i->imm;
+    n->iflags = i->iflags;
+    n->line = i->line, n->col = i->col;
+    for (uint32_t o = 0; o < i->nops; o++) n->ops[o] = lane(s, i->ops[o], j);
+    out[j] = &rc_build(&s->b, n)->v;
+  }
+}
+
+/* ---- bitcasts ---------------------------------------------------------------------------------- */
+
+/* v (a lane or a scalar) as an integer of its width */
+static rc_value *as_int(scalarizer *s, rc_value *v) {
+  rc_type t = (rc_type)v->type;
+  return rc_type_is_float(t) ? rc_build_cast(&s->b, RC_OP_BITCAST, v, rc_type_int(s->m, rc_type_bits(t)), NULL) : v;
+}
+
+static int bitcast(scalarizer *s, rc_instr *i) {
+  rc_value *src = i->ops[0];
+  uint32_t ns = is_vec(s, src) ? width(s, src) : 1, nd = is_vec(s, &i->v) ? width(s, &i->v) : 1;
+  rc_type es = elem_of(s, src), ed = elem_of(s, &i->v);
+  unsigned bs = rc_type_bits(es), bd = rc_type_bits(ed);
+  if (rc_type_is_ptr(es) || rc_type_is_ptr(ed) || es == RC_I1 || ed == RC_I1 || bs > 64 || bd > 64) return -1;
+  unsigned piece = bs < bd ? bs : bd;
+  uint32_t npieces = ns * (bs / piece);
+  rc_type pt = rc_type_int(s->m, piece);
+  rc_value **pieces = rc_xmalloc(npieces * sizeof *pieces);
+  for (uint32_t j = 0, p = 0; j < ns; j++) {
+    rc_value *x = as_int(s, lane(s, src, j));
+    for (unsigned c = 0; c < bs / piece; c++, p++) {
+      rc_value *y = c ? rc_build_binop(&s->b, RC_OP_LSHR, x, cint(s, (rc_type)x->type, (int64_t)(c * piece)), NULL) : x;
+      pieces[p] = piece < bs ? rc_build_cast(&s->b, RC_OP_TRUNC, y, pt, NULL) : y;
+    }
+  }
+  rc_type it = rc_type_int(s->m, bd);
+  rc_value **out = is_vec(s, &i->v) ? new_lanes(s, i) : NULL;
+  for (uint32_t j = 0, p = 0; j < nd; j++) {
+    rc_value *x = NULL;
+    for (unsigned c = 0; c < bd / piece; c++, p++) {
+      rc_value *y = piece < bd ? rc_build_cast(&s->b, RC_OP_ZEXT, pieces[p], it, NULL) : pieces[p];
+      if (c) y = rc_build_binop(&s->b, RC_OP_SHL, y, cint(s, it, (int64_t)(c * piece)), NULL);
+      x = x ? rc_build_binop(&s->b, RC_OP_OR, x, y, NULL) : y;
+    }
+    if (rc_type_is_float(ed)) x = rc_build_cast(&s->b, RC_OP_BITCAST, x, ed, NULL);
+    if (out) out[j] = x;
+    else s->repl[i->v.id] = x;
+  }
+  free(pieces);
+  return 0;
+}
+
+/* ---- builtins ---------------------------------------------------------------------------------- */
+
+static rc_value *call1(scalarizer *s, rc_builtin f, rc_type t, rc_value *a) {
+  return &rc_build_call(&s->b, f, t, &a, 1, NULL)->v;
+}
+
+/* sum over lanes of a_j * b_j */
+static rc_value *dot(scalarizer *s, rc_value *a, rc_value *b) {
+  uint32_t n = is_vec(s, a) ? width(s, a) : 1;
+  rc_value *sum = NULL;
+  for (uint32_t j = 0; j < n; j++) {
+    rc_value *p = rc_build_binop(&s->b, RC_OP_FMUL, lane(s, a, j), lane(s, b, j), NULL);
+    sum = sum ? rc_build_binop(&s->b, RC_OP_FADD, sum, p, NULL) : p;
+  }
+  return sum;
+}
+
+static rc_value *length(scalarizer *s, rc_value *a) {
+  rc_value *d = dot(s, a, a);
+  return call1(s, RC_BI_SQRT, (rc_type)d->type, d);
+}
+
+/* a - b as lanes in a fresh array (n entries) */
+static rc_value *difference_lane(scalarizer *s, rc_value *a, rc_value *b, uint32_t j) {
+  return rc_build_binop(&s->b, RC_OP_FSUB, lane(s, a, j), lane(s, b, j), NULL);
+}
+
+/* A builtin's result: its lanes for a vector, repl for a scalar. */
+static void give(scalarizer *s, rc_instr *i, uint32_t j, rc_value *v) {
+  if (is_vec(s, &i->v)) s->lanes[i->v.id][j] = v;
+  else s->repl[i->v.id] = v;
+}
+
+/* Bytes a MATH_MEM builtin writes per lane through its pointer: T, or the i32 of frexp's
+ * exponent, lgamma_r's sign and remquo's quotient. */
+static uint64_t written_per_lane(scalarizer *s, rc_builtin f, rc_type e) {
+  return f == RC_BI_FREXP || f == RC_BI_LGAMMA_R || f == RC_BI_REMQUO ? 4 : rc_type_store_size(s->m, e);
+}
+
+static int builtin(scalarizer *s, rc_instr *i) {
+  rc_builtin f = (rc_builtin)i->pred;
+  const rc_builtin_info *bi = rc_builtin_get(f);
+  bool vec_result = is_vec(s, &i->v);
+  uint32_t n = vec_result ? width(s, &i->v) : 1;
+  rc_type e = vec_result ? elem_of(s, &i->v) : (rc_type)i->v.type;
+  if (vec_result) new_lanes(s, i);
+  switch (f) {
+  case RC_BI_DOT: give(s, i, 0, dot(s, i->ops[0], i->ops[1])); return 0;
+  case RC_BI_LENGTH: give(s, i, 0, length(s, i->ops[0])); return 0;
+  case RC_BI_DISTANCE: {
+    uint32_t na = is_vec(s, i->ops[0]) ? width(s, i->ops[0]) : 1;
+    rc_value *sum = NULL;
+    for (uint32_t j = 0; j < na; j++) {
+      rc_value *d = difference_lane(s, i->ops[0], i->ops[1], j);
+      rc_value *p = rc_build_binop(&s->b, RC_OP_FMUL, d, d, NULL);
+      sum = sum ? rc_build_binop(&s->b, RC_OP_FADD, sum, p, NULL) : p;
+    }
+    give(s, i, 0, call1(s, RC_BI_SQRT, e, sum));
+    return 0;
+  }
+  case RC_BI_NORMALIZE: {
+    rc_value *len = length(s, i->ops[0]);
+    for (uint32_t j = 0; j < n; j++) give(s, i, j, rc_build_binop(&s->b, RC_OP_FDIV, lane(s, i->ops[0], j), len, NULL));
+    return 0;
+  }
+  case RC_BI_CROSS: { /* section 6.12.5: the fourth lane of a 4-vector is 0 */
+    if (n < 3) return -1;
+    rc_value *a[3], *b[3];
+    for (int j = 0; j < 3; j++) a[j] = lane(s, i->ops[0], (uint32_t)j), b[j] = lane(s, i->ops[1], (uint32_t)j);
+    for (int j = 0; j < 3; j++) {
+      int p = (j + 1) % 3, q = (j + 2) % 3;
+      rc_value *x = rc_build_binop(&s->b, RC_OP_FMUL, a[p], b[q], NULL);
+      rc_value *y = rc_build_binop(&s->b, RC_OP_FMUL, a[q], b[p], NULL);
+      give(s, i, (uint32_t)j, rc_build_binop(&s->b, RC_OP_FSUB, x, y, NULL));
+    }
+    for (uint32_t j = 3; j < n; j++) give(s, i, j, rc_const_zero(s->k, e));
+    return 0;
+  }
+  case RC_BI_VLOAD: case RC_BI_VLOAD_HALF: case RC_BI_VLOADA_HALF: {
+    /* vloadN(offset, p) reads N elements at p + offset * N (vloada_half3: offset * 4) */
+    bool half = f != RC_BI_VLOAD;
+    rc_type mt = half ? RC_F16 : e;
+    uint64_t es = rc_type_store_size(s->m, mt);
+    uint32_t stride = f == RC_BI_VLOADA_HALF && n == 3 ? 4 : n;
+    rc_value *base = rc_build_gep(&s->b, i->ops[1], i->ops[0], (int64_t)(es * stride), NULL);
+    for (uint32_t j = 0; j < n; j++) {
+      rc_value *v = rc_build_load(&s->b, mt, gep_bytes(s, base, (int64_t)(j * es)), NULL);
+      give(s, i, j, half ? rc_build_cast(&s->b, RC_OP_FPEXT, v, e, NULL) : v);
+    }
+    return 0;
+  }
+  case RC_BI_VSTORE: case RC_BI_VSTORE_HALF: case RC_BI_VSTOREA_HALF: {
+    /* vstoreN(v, offset, p); the half stores round to nearest even whatever their modifier asks
+     * (a rounding other than the default is not modelled) */
+    if (f != RC_BI_VSTORE && (i->imm & RC_BM_RND_MASK) > RC_BM_RTE) return -1;
+    rc_value *v = i->ops[0];
+    uint32_t nv = is_vec(s, v) ? width(s, v) : 1;
+    bool half = f != RC_BI_VSTORE;
+    rc_type mt = half ? RC_F16 : elem_of(s, v);
+    uint64_t es = rc_type_store_size(s->m, mt);
+    uint32_t stride = f == RC_BI_VSTOREA_HALF && nv == 3 ? 4 : nv;
+    rc_value *base = rc_build_gep(&s->b, i->ops[2], i->ops[1], (int64_t)(es * stride), NULL);
+    for (uint32_t j = 0; j < nv; j++) {
+      rc_value *x = lane(s, v, j);
+      if (half && x->type != RC_F16) x = rc_build_cast(&s->b, RC_OP_FPTRUNC, x, RC_F16, NULL);
+      rc_build_store(&s->b, x, gep_bytes(s, base, (int64_t)(j * es)));
+    }
+    return 0;
+  }
+  case RC_BI_SELECT: /* the most significant bit of c chooses b */
+    if (!vec_result) break;
+    for (uint32_t j = 0; j < n; j++) {
+      rc_value *c = lane(s, i->ops[2], j);
+      rc_value *neg = rc_build_cmp(&s->b, RC_CMP_SLT, c, rc_const_zero(s->k, (rc_type)c->type), NULL);
+      give(s, i, j, rc_build_select(&s->b, neg, lane(s, i->ops[1], j), lane(s, i->ops[0], j), NULL));
+    }
+    return 0;
+  case RC_BI_ANY: case RC_BI_ALL: {
+    if (!is_vec(s, i->ops[0])) break;
+    rc_value *acc = NULL;
+    for (uint32_t j = 0; j < width(s, i->ops[0]); j++) {
+      rc_value *x = lane(s, i->ops[0], j);
+      rc_value *neg = rc_build_cmp(&s->b, RC_CMP_SLT, x, rc_const_zero(s->k, (rc_type)x->type), NULL);
+      acc = acc ? rc_build_binop(&s->b, f == RC_BI_ANY ? RC_OP_OR : RC_OP_AND, acc, neg, NULL) : neg;
+    }
+    give(s, i, 0, rc_build_cast(&s->b, RC_OP_ZEXT, acc, e, NULL));
+    return 0;
+  }
+  default: break;
+  }
+  if (!vec_result) {
+    /* a scalar call with vector arguments that is none of the above */
+    for (uint32_t o = 0; o < i->nops; o++)
+      if (is_vec(s, i->ops[o])) return -1;
+    return -1;
+  }
+  if (!(bi->flags & RC_BF_ELEMENTWISE) && !(bi->flags & RC_BF_VECFORM)) return -1;
+  bool relational = (bi->flags & RC_BF_VECFORM) != 0;
+  for (uint32_t j = 0; j < n; j++) {
+    rc_value *args[8];
+    if (i->nops > 8) return -1;
+    for (uint32_t o = 0; o < i->nops; o++) {
+      rc_value *a = i->ops[o];
+      args[o] = rc_type_is_ptr((rc_type)a->type) ? gep_bytes(s, a, (int64_t)(j * written_per_lane(s, f, e)))
+                                                 : lane(s, a, j);
+    }
+    /* the relational functions' scalar forms give i32 1 for true, the vector forms -1 in the
+     * lane's own integer type */
+    rc_type rt = relational ? RC_I32 : e;
+    rc_instr *c = rc_build_call(&s->b, f, rt, args, i->nops, NULL);
+    c->imm = i->imm;
+    rc_value *v = &c->v;
+    if (relational) {
+      if (e != RC_I32) v = rc_build_cast(&s->b, rc_type_bits(e) > 32 ? RC_OP_ZEXT : RC_OP_TRUNC, v, e, NULL);
+      v = rc_build_binop(&s->b, RC_OP_SUB, rc_const_zero(s->k, e), v, NULL);
+    }
+    give(s, i, j, v);
+  }
+  return 0;
+}
+
+/* ---- one instruction ------------------------------------------------------------------------- */
+
+/* 0 done, -1 no per-lane form */
+static int scalarize_instr(scalarizer *s, rc_instr *i) {
+  rc_builder_before(&s->b, i);
+  switch ((rc_opcode)i->op) {
+  case RC_OP_LOAD: {
+    uint64_t es = rc_type_store_size(s->m, elem_of(s, &i->v));
+    rc_value **out = new_lanes(s, i);
+    for (uint32_t j = 0; j < width(s, &i->v); j++)
+      out[j] = rc_build_load(&s->b, elem_of(s, &i->v), gep_bytes(s, i->ops[0], (int64_t)(j * es)), NULL);
+    return 0;
+  }
+  case RC_OP_STORE: {
+    rc_value *v = i->ops[0];
+    uint64_t es = rc_type_store_size(s->m, elem_of(s, v));
+    for (uint32_t j = 0; j < width(s, v); j++) rc_build_store(&s->b, lane(s, v, j), gep_bytes(s, i->ops[1], (int64_t)(j * es)));
+    return 0;
+  }
+  case RC_OP_EXTRACTELT: {
+    rc_value *v = i->ops[0], *idx = i->ops[1];
+    uint32_t n = width(s, v);
+    rc_value *r;
+    if (rc_value_is_const(idx)) {
+      uint64_t c = (uint64_t)rc_const_ival(idx);
+      r = c < n ? lane(s, v, (uint32_t)c) : rc_undef(s->k, elem_of(s, v));
+    } else {
+      r = lane(s, v, 0);
+      for (uint32_t j = 1; j < n; j++) {
+        rc_value *is = rc_build_cmp(&s->b, RC_CMP_EQ, idx, cint(s, (rc_type)idx->type, j), NULL);
+        r = rc_build_select(&s->b, is, lane(s, v, j), r, NULL);
+      }
+    }
+    s->repl[i->v.id] = r;
+    return 0;
+  }
+  case RC_OP_INSERTELT: {
+    rc_value *v = i->ops[0], *x = i->ops[1], *idx = i->ops[2];
+    rc_value **out = new_lanes(s, i);
+    for (uint32_t j = 0; j < width(s, &i->v); j++) {
+      if (rc_value_is_const(idx)) {
+        out[j] = (uint64_t)rc_const_ival(idx) == j ? x : lane(s, v, j);
+      } else {
+        rc_value *is = rc_build_cmp(&s->b, RC_CMP_EQ, idx, cint(s, (rc_type)idx->type, j), NULL);
+        out[j] = rc_build_select(&s->b, is, x, lane(s, v, j), NULL);
+      }
+    }
+    return 0;
+  }
+  case RC_OP_SHUFFLE: {
+    uint32_t na = width(s, i->ops[0]);
+    rc_value **out = new_lanes(s, i);
+    for (uint32_t j = 0; j < width(s, &i->v); j++) {
+      int64_t c = i->cases[j];
+      out[j] = c < 0 ? rc_undef(s->k, elem_of(s, &i->v))
+                     : c < na ? lane(s, i->ops[0], (uint32_t)c) : lane(s, i->ops[1], (uint32_t)(c - na));
+    }
+    return 0;
+  }
+  case RC_OP_BITCAST:
+    if (is_vec(s, i->ops[0]) && is_vec(s, &i->v) && width(s, i->ops[0]) == width(s, &i->v)) break;
+    return bitcast(s, i);
+  case RC_OP_CALL: {
+    int r = builtin(s, i);
+    return r < 0 ? -1 : 0;
+  }
+  case RC_OP_GEP: case RC_OP_ALLOCA: case RC_OP_LOCALMEM: case RC_OP_EXTRACTVAL: case RC_OP_INSERTVAL:
+  case RC_OP_CALLFN: case RC_OP_RET:
+    return -1;
+  default:
+    if (rc_opcode_is_terminator((rc_opcode)i->op)) return -1;
+    break;
+  }
+  if (!is_vec(s, &i->v)) return -1; /* a scalar from vectors other than the above */
+  for (uint32_t j = 0; j < width(s, &i->v); j++)
+    if (rc_type_is_ptr(elem_of(s, &i->v))) return -1;
+  per_lane(s, i);
+  return 0;
+}
+
+static bool involves_vectors(const scalarizer *s, const rc_instr *i) {
+  if (i->op == RC_OP_OPAQUE) return false; /* faults where it runs, whatever it reads */
+  if (i->v.type != RC_VOID && is_vec(s, &i->v)) return true;
+  for (uint32_t o = 0; o < i->nops; o++)
+    if (is_vec(s, i->ops[o])) return true;
+  /* the builtins expanded here, on scalars too */
+  if (i->op == RC_OP_CALL) switch ((rc_builtin)i->pred) {
+    case RC_BI_DOT: case RC_BI_LENGTH: case RC_BI_DISTANCE: case RC_BI_NORMALIZE: case RC_BI_VLOAD_HALF:
+    case RC_BI_VLOADA_HALF: case RC_BI_VSTORE_HALF: case RC_BI_VSTOREA_HALF:
+      return true;
+    default: break;
+    }
+  return false;
+}
+
+static int refuse(scalarizer *s, const rc_instr *i) {
+  rc_strbuf text = {0};
+  rc_print_instr(i, &text);
+  int rc = rc_report(s->ctx, RC_SEV_ERROR, s->m->filename, i->line, i->col,
+                     "kernel @%s, block %s: reconv's simulators cannot run `%s`: no per-lane form of this "
+                     "vector operation (docs/llvm.md, \"Out of scope\")",
+                     s->name, i->parent ? i->parent->name : "?", text.data ? text.data : "?");
+  rc_sb_free(&text);
+  return rc;
+}
+
+bool sim_has_vectors(const rc_kernel *k) {
+  scalarizer s = {.k = (rc_kernel *)k, .m = k->mod};
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      if (involves_vectors(&s, i)) return true;
+  return false;
+}
+
+int sim_scalarize(rc_ctx *ctx, rc_kernel *k, const char *name, rc_value **repl) {
+  scalarizer s = {.ctx = ctx, .k = k, .m = k->mod, .name = name, .repl = repl, .nvalues = k->nvalues};
+  s.lanes = rc_xcalloc(k->nvalues + 1, sizeof *s.lanes);
+  RC_VEC(rc_instr *) todo = {0};
+  RC_VEC(rc_instr *) phis = {0};
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      if (!involves_vectors(&s, i)) continue;
+      if (i->op == RC_OP_PHI) rc_vec_push(&phis, i);
+      else rc_vec_push(&todo, i);
+    }
+  int rc = 0;
+  /* phis first, so that every lane a loop carries exists; their incoming values at the end */
+  for (uint32_t p = 0; p < phis.len && rc == 0; p++) {
+    rc_instr *phi = phis.data[p];
+    if (rc_type_is_ptr(elem_of(&s, &phi->v))) rc = refuse(&s, phi);
+    else {
+      rc_value **out = new_lanes(&s, phi);
+      for (uint32_t j = 0; j < width(&s, &phi->v); j++) out[j] = &rc_phi_new(phi->parent, elem_of(&s, &phi->v), NULL)->v;
+    }
+  }
+  /* then the rest, in passes: an instruction goes when its operands' lanes exist (blocks need
+   * not come in dominance order) */
+  uint32_t left = todo.len;
+  while (rc == 0 && left) {
+    uint32_t before = left;
+    for (uint32_t t = 0; t < todo.len && rc == 0; t++) {
+      rc_instr *i = todo.data[t];
+      if (!i || !ready(&s, i)) continue;
+      if (scalarize_instr(&s, i) != 0) rc = refuse(&s, i);
+      todo.data[t] = NULL;
+      rc_instr_detach(i);
+      left--;
+    }
+    if (left == before) { /* operands that never get lanes: a cycle in unreachable code */
+      for (uint32_t t = 0; t < todo.len; t++)
+        if (todo.data[t]) {
+          rc = refuse(&s, todo.data[t]);
+          break;
+        }
+    }
+  }
+  for (uint32_t p = 0; p < phis.len && rc == 0; p++) {
+    rc_instr *phi = phis.data[p];
+    rc_value **out = s.lanes[phi->v.id];
+    for (uint32_t j = 0; j < width(&s, &phi->v); j++)
+      for (uint32_t o = 0; o < phi->nops; o++) {
+        rc_value *l = lane(&s, phi->ops[o], j);
+        rc_phi_add_incoming((rc_instr *)out[j], l ? l : rc_undef(k, elem_of(&s, &phi->v)), phi->targets[o]);
+      }
+    rc_instr_detach(phi);
+  }
+  rc_vec_free(&todo);
+  rc_vec_free(&phis);
+  free(s.lanes);
+  return rc;
+}
