@@ -408,13 +408,13 @@ bool sim_has_vectors(const rc_kernel *k) {
 int sim_scalarize(rc_ctx *ctx, rc_kernel *k, const char *name, rc_value **repl) {
   scalarizer s = {.ctx = ctx, .k = k, .m = k->mod, .name = name, .repl = repl, .nvalues = k->nvalues};
   s.lanes = rc_xcalloc(k->nvalues + 1, sizeof *s.lanes);
-  RC_VEC(rc_instr *) todo = {0};
+  RC_VEC(rc_instr *) pending = {0};
   RC_VEC(rc_instr *) phis = {0};
   for (uint32_t b = 0; b < k->nblocks; b++)
     for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
       if (!involves_vectors(&s, i)) continue;
       if (i->op == RC_OP_PHI) rc_vec_push(&phis, i);
-      else rc_vec_push(&todo, i);
+      else rc_vec_push(&pending, i);
     }
   int rc = 0;
   /* phis first, so that every lane a loop carries exists; their incoming values at the end */
@@ -428,21 +428,21 @@ int sim_scalarize(rc_ctx *ctx, rc_kernel *k, const char *name, rc_value **repl) 
   }
   /* then the rest, in passes: an instruction goes when its operands' lanes exist (blocks need
    * not come in dominance order) */
-  uint32_t left = todo.len;
+  uint32_t left = pending.len;
   while (rc == 0 && left) {
     uint32_t before = left;
-    for (uint32_t t = 0; t < todo.len && rc == 0; t++) {
-      rc_instr *i = todo.data[t];
+    for (uint32_t t = 0; t < pending.len && rc == 0; t++) {
+      rc_instr *i = pending.data[t];
       if (!i || !ready(&s, i)) continue;
       if (scalarize_instr(&s, i) != 0) rc = refuse(&s, i);
-      todo.data[t] = NULL;
+      pending.data[t] = NULL;
       rc_instr_detach(i);
       left--;
     }
     if (left == before) { /* operands that never get lanes: a cycle in unreachable code */
-      for (uint32_t t = 0; t < todo.len; t++)
-        if (todo.data[t]) {
-          rc = refuse(&s, todo.data[t]);
+      for (uint32_t t = 0; t < pending.len; t++)
+        if (pending.data[t]) {
+          rc = refuse(&s, pending.data[t]);
           break;
         }
     }
@@ -457,7 +457,7 @@ int sim_scalarize(rc_ctx *ctx, rc_kernel *k, const char *name, rc_value **repl) 
       }
     rc_instr_detach(phi);
   }
-  rc_vec_free(&todo);
+  rc_vec_free(&pending);
   rc_vec_free(&phis);
   free(s.lanes);
   return rc;
