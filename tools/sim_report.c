@@ -88,6 +88,15 @@ static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const c
     clone_functions(res->own, k->mod);
     c = rc_kernel_clone(res->own, k, k->name);
   }
+  /* device functions are inlined before the pipeline (as GPU compilers inline them): a callee is
+   * reconverged and lowered in its caller, and at wave level runs under the caller's exec mask */
+  const rc_instr *stuck = NULL;
+  if (rc_inline_calls(c, 100000, &stuck) < 0) {
+    rc_report(ctx, RC_SEV_ERROR, k->mod->filename, stuck->line, stuck->col,
+              "kernel @%s: its calls of @%s never end (recursion, which OpenCL C does not allow)", k->name,
+              stuck->u.callee->name);
+    return NULL;
+  }
   if (rc_pipeline_run(ctx, c, pipeline, NULL, &res->pass_stats) != 0) return NULL;
   if (c->level != RC_LEVEL_WAVE) {
     rc_error(ctx, "the pipeline '%s' left @%s at thread level; end it with lower", pipeline, k->name);

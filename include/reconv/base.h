@@ -104,6 +104,7 @@ typedef struct rc_strbuf {
   size_t len, cap;
 } rc_strbuf;
 void rc_sb_init(rc_strbuf *sb);
+void rc_sb_reserve(rc_strbuf *sb, size_t n); /* room for n more bytes and the terminating NUL */
 void rc_sb_free(rc_strbuf *sb);
 void rc_sb_puts(rc_strbuf *sb, const char *s);
 void rc_sb_putc(rc_strbuf *sb, char c);

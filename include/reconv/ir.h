@@ -276,6 +276,7 @@ enum {
  *   O  the struct {T, b}                                N  an integer scalar (not i1)
  *   i  i32                                              K  a constant i32 0, 1 or 2
  *   P  a pointer (any address space)                    B  i8
+ *   D  a vector of T's element type, of any length
  *   Q  an integer scalar result (not i1)                V  no result (void)
  * Builtins that are neither element-wise nor expanded for vectors take scalar T only. */
 typedef struct rc_builtin_info {
@@ -420,6 +421,9 @@ enum {
   RC_BLOCK_GUARD = 1u << 1,   /* guard block inserted by a linearization */
   RC_BLOCK_VIRTUAL = 1u << 2, /* other block inserted by a transform (exit unification, splits) */
   RC_BLOCK_SYNTHETIC = RC_BLOCK_FLOW | RC_BLOCK_GUARD | RC_BLOCK_VIRTUAL, /* skipped in traces */
+  /* a block of a device function inlined into its caller (rc_inline_call): the callee's code,
+   * charged as the caller's, but not a block of the caller's traces */
+  RC_BLOCK_INLINED = 1u << 3,
 };
 
 struct rc_block {
@@ -510,6 +514,10 @@ rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name
  * several blocks return). New blocks are appended: the kernel's blocks keep their ids. Returns the
  * block holding the rest, or NULL (nothing changed) when the callee has no blocks. */
 rc_block *rc_inline_call(rc_instr *call, const char *prefix);
+/* Inline every call of k, the callees' own calls too (each copied block flagged RC_BLOCK_INLINED),
+ * until none is left or k has grown by max_new_blocks blocks (a recursion, which OpenCL C forbids).
+ * Returns the number of calls inlined, or -1 with *stuck the call at which the limit was reached. */
+long rc_inline_calls(rc_kernel *k, uint32_t max_new_blocks, const rc_instr **stuck);
 
 rc_kernel *rc_kernel_new(rc_module *m, const char *name); /* NULL if the name is taken */
 /* A device function with result type ret (RC_VOID: none); NULL if the name is taken. */
@@ -567,6 +575,9 @@ void rc_block_set_term(rc_block *b, rc_instr *term);
 /* A detached instruction with room for `nops` operands (all NULL) and `ntargets` targets. A result
  * value id is assigned when type != RC_VOID. */
 rc_instr *rc_instr_new(rc_kernel *k, rc_opcode op, rc_type type, uint32_t nops, uint32_t ntargets);
+/* A detached copy of i (not a phi or terminator) in its own kernel k: the same operands, fields and
+ * cases, the same origin (on the LLVM path, export writes it as a clone of that instruction). */
+rc_instr *rc_instr_copy(rc_kernel *k, const rc_instr *i);
 void rc_instr_append(rc_block *b, rc_instr *i);          /* at the end (after the terminator!) */
 void rc_instr_prepend(rc_block *b, rc_instr *i);         /* at the start */
 void rc_instr_insert_before(rc_instr *pos, rc_instr *i);

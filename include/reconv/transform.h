@@ -155,6 +155,10 @@ int rc_ssa_repair_value(rc_kernel *k, rc_value *def);
  * and the incomings of phis whose blocks are no longer predecessors (their values are re-read at
  * the ends of the current predecessors). Cheap when nothing is broken. */
 int rc_ssa_repair_kernel(rc_ctx *ctx, rc_kernel *k);
+/* On the LLVM path (k->origin set): webs of phis the transforms made that carry one getelementptr
+ * (or undef) become copies of it at their uses (src/transform/remat_addresses.c), so that no new
+ * phi merges pointers. Returns the number of webs replaced. */
+uint32_t rc_remat_addresses(rc_ctx *ctx, rc_kernel *k);
 
 #ifdef __cplusplus
 }

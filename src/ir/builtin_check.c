@@ -88,6 +88,7 @@ static bool letter_ok(const shape *s, char c, rc_type t, const rc_value *v) {
   case 'i': return t == RC_I32;
   case 'K': return t == RC_I32 && v && v->kind == RC_V_CONST && rc_const_ival(v) >= 0 && rc_const_ival(v) <= 2;
   case 'P': return rc_type_is_ptr(t);
+  case 'D': return rc_type_is_vector(m, t) && rc_type_scalar_of(m, t) == s->elem;
   case 'B': return t == RC_I8;
   case 'C': return t == RC_I1;
   case 'V': return t == RC_VOID;
@@ -116,6 +117,7 @@ static const char *letter_words(char c) {
   case 'i': return "i32";
   case 'K': return "a constant i32 0, 1 or 2";
   case 'P': return "a pointer";
+  case 'D': return "a vector of the element type";
   case 'B': return "i8";
   case 'C': return "i1";
   default: return "void";

@@ -223,6 +223,10 @@ static const struct { const char *name; rc_builtin bi; } intrinsics[] = {
     {"llvm.ssub.sat", RC_BI_SUB_SAT_S}, {"llvm.usub.sat", RC_BI_SUB_SAT_U},
     {"llvm.bswap", RC_BI_BSWAP}, {"llvm.bitreverse", RC_BI_BITREVERSE},
     {"llvm.fshl", RC_BI_FSHL}, {"llvm.fshr", RC_BI_FSHR},
+    /* {result, overflow}: the simulators split them into the operation and its *_ov builtin */
+    {"llvm.sadd.with.overflow", RC_BI_SADD_WITH_OVERFLOW}, {"llvm.uadd.with.overflow", RC_BI_UADD_WITH_OVERFLOW},
+    {"llvm.ssub.with.overflow", RC_BI_SSUB_WITH_OVERFLOW}, {"llvm.usub.with.overflow", RC_BI_USUB_WITH_OVERFLOW},
+    {"llvm.smul.with.overflow", RC_BI_SMUL_WITH_OVERFLOW}, {"llvm.umul.with.overflow", RC_BI_UMUL_WITH_OVERFLOW},
 };
 
 /* OpenCL names whose builtin is the same name (section 6.12.2, 6.12.4, 6.12.5, 6.12.6). */
@@ -240,7 +244,7 @@ static const rc_builtin same_name[] = {
     RC_BI_ISGREATER, RC_BI_ISGREATEREQUAL, RC_BI_ISLESS, RC_BI_ISLESSEQUAL, RC_BI_ISLESSGREATER,
     RC_BI_ISFINITE, RC_BI_ISINF, RC_BI_ISNAN, RC_BI_ISNORMAL, RC_BI_ISORDERED, RC_BI_ISUNORDERED,
     RC_BI_SIGNBIT, RC_BI_ANY, RC_BI_ALL, RC_BI_BITSELECT, RC_BI_SELECT, RC_BI_CROSS, RC_BI_DOT,
-    RC_BI_DISTANCE, RC_BI_LENGTH, RC_BI_NORMALIZE};
+    RC_BI_DISTANCE, RC_BI_LENGTH, RC_BI_NORMALIZE, RC_BI_SHUFFLE, RC_BI_SHUFFLE2};
 
 /* OpenCL names with other spellings: the implementation-defined precisions (native_, half_,
  * fast_) compute what reconv's exact builtin computes, within their allowed error. */

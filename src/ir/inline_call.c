@@ -44,7 +44,7 @@ rc_block *rc_inline_call(rc_instr *call, const char *prefix) {
   rc_block **bmap = rc_xmalloc(f->nblocks * sizeof *bmap);
   for (uint32_t b = 0; b < f->nblocks; b++) {
     bmap[b] = new_block(k, at, prefix, f->blocks[b]->name);
-    bmap[b]->bflags = f->blocks[b]->bflags;
+    bmap[b]->bflags = f->blocks[b]->bflags | RC_BLOCK_INLINED;
     bmap[b]->line = f->blocks[b]->line;
     bmap[b]->col = f->blocks[b]->col;
   }
@@ -82,4 +82,22 @@ rc_block *rc_inline_call(rc_instr *call, const char *prefix) {
   rc_build_jmp(&bl, bmap[0]);
   free(bmap);
   return rest;
+}
+
+long rc_inline_calls(rc_kernel *k, uint32_t max_new_blocks, const rc_instr **stuck) {
+  uint64_t limit = (uint64_t)k->nblocks + max_new_blocks;
+  long n = 0;
+  /* a block's walk stops at its first call: the rest of the block is a new block, walked later */
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      if (i->op != RC_OP_CALLFN || !i->u.callee || i->u.callee->nblocks == 0) continue;
+      if (k->nblocks > limit) {
+        if (stuck) *stuck = i;
+        return -1;
+      }
+      rc_inline_call(i, i->u.callee->name);
+      n++;
+      break;
+    }
+  return n;
 }

@@ -667,6 +667,27 @@ static uint32_t ncases_of(const rc_instr *i) {
   }
 }
 
+/* What an instruction's copy keeps besides its operands, targets and cases. */
+static void copy_fields(rc_instr *ni, const rc_instr *i) {
+  ni->pred = i->pred;
+  ni->iflags = i->iflags;
+  ni->imm = i->imm;
+  ni->line = i->line;
+  ni->col = i->col;
+  ni->origin = i->origin;
+  ni->origin_op = i->origin_op;
+}
+
+rc_instr *rc_instr_copy(rc_kernel *k, const rc_instr *i) {
+  rc_instr *c = rc_instr_new(k, (rc_opcode)i->op, (rc_type)i->v.type, i->nops, 0);
+  copy_fields(c, i);
+  for (uint32_t o = 0; o < i->nops; o++) c->ops[o] = i->ops[o];
+  c->u = i->u;
+  uint32_t nc = ncases_of(i);
+  if (nc && i->cases) rc_instr_set_cases(k, c, i->cases, nc);
+  return c;
+}
+
 /* Copy the instructions of k's blocks into the blocks bmap[b] of kernel nk: k's values are
  * mapped through map (by value id; parameters must be there already), k's blocks through bmap.
  * rc_kernel_clone copies a whole kernel this way, inlining a callee's body (ir_inline_call). */
@@ -678,13 +699,7 @@ void ir_copy_body(rc_kernel *nk, const rc_kernel *k, rc_value **map, rc_block *c
       rc_instr *ni = rc_instr_new(nk, (rc_opcode)i->op, rc_type_translate(into, k->mod, (rc_type)i->v.type),
                                   i->op == RC_OP_PHI ? 0 : i->nops,
                                   i->op == RC_OP_PHI ? 0 : i->ntargets);
-      ni->pred = i->pred;
-      ni->iflags = i->iflags;
-      ni->imm = i->imm;
-      ni->line = i->line;
-      ni->col = i->col;
-      ni->origin = i->origin;
-      ni->origin_op = i->origin_op;
+      copy_fields(ni, i);
       if ((i->op == RC_OP_RGET || i->op == RC_OP_RSET) && i->u.reg)
         ni->u.reg = i->u.reg->id < k->nregs && k->regs[i->u.reg->id] == i->u.reg ? nk->regs[i->u.reg->id]
                                                                                : i->u.reg;

@@ -1128,12 +1128,12 @@ static bool parse_kernel(parser *p) {
     next(p);
   }
   rc_type ret = RC_VOID;
-  if (!wave && tok_is(p, "function")) { /* function T @name(...) */
+  if (tok_is(p, "function")) { /* [wave] function T @name(...) */
     function = true;
     next(p);
     if (!parse_type_at(p, &ret, 0, true)) return false;
   } else {
-    if (!tok_is(p, "kernel")) return expected(p, wave ? "'kernel'" : "'kernel', 'function' or 'global'");
+    if (!tok_is(p, "kernel")) return expected(p, wave ? "'kernel' or 'function'" : "'kernel', 'function' or 'global'");
     next(p);
   }
   if (TOK->kind != TK_GLOBAL) return expected(p, function ? "a function name like @f" : "a kernel name like @main");

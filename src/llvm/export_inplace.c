@@ -37,6 +37,13 @@ typedef struct inplace {
   unsigned md_dbg, md_prof, md_loop;
 } inplace;
 
+/* The original LLVM instruction a new view instruction copies (remat_addresses.c: an address
+ * computed again where it is used), or NULL. */
+static LLVMValueRef copy_of(const inplace *ip, const rc_instr *i) {
+  if (!i->origin || (i->iflags & RC_IF_VIEW) || i->origin > ip->ninst || ip->claimer[i->origin - 1] == i) return NULL;
+  return ip->linst[i->origin - 1];
+}
+
 /* ---- types of what reconv adds ------------------------------------------------------------------ */
 
 /* The LLVM type for a reconv type when nothing better is known: scalars as themselves, pointers
@@ -145,29 +152,52 @@ static LLVMTypeRef known_type(inplace *ip, const rc_value *v) {
 /* Types of the values reconv added: a new phi has the type of what flows into it, a new compare
  * i1, anything else what its operands say; what stays unknown (phis of only new phis and undef)
  * takes the type its users expect, else the structural one. A fixpoint over the new values. */
-static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n) {
-  bool progress = true;
-  while (progress) {
-    progress = false;
-    for (uint32_t f = 0; f < n; f++) {
-      rc_instr *i = fresh[f];
-      if (i->v.type == RC_VOID || ip->newtype[i->v.id]) continue;
-      LLVMTypeRef t = NULL;
-      if (i->op == RC_OP_ICMP || i->op == RC_OP_FCMP) {
-        LLVMTypeRef ot = known_type(ip, i->ops[0]);
-        if (!ot) ot = known_type(ip, i->ops[1]);
-        if (ot) t = LLVMGetTypeKind(ot) == LLVMVectorTypeKind ? LLVMVectorType(LLVMInt1TypeInContext(ip->ex->lctx), LLVMGetVectorSize(ot))
-                                                            : LLVMInt1TypeInContext(ip->ex->lctx);
-      } else if (i->op == RC_OP_PHI || i->op == RC_OP_SELECT || i->op == RC_OP_FREEZE ||
-                 rc_opcode_is_int_binop((rc_opcode)i->op) || rc_opcode_is_float_binop((rc_opcode)i->op)) {
-        for (uint32_t o = i->op == RC_OP_SELECT ? 1 : 0; o < i->nops && !t; o++) t = known_type(ip, i->ops[o]);
-      }
-      if (t) {
-        ip->newtype[i->v.id] = t;
-        progress = true;
-      }
-    }
+/* The type new instruction i gets from its operands, or NULL while they are unknown. */
+static LLVMTypeRef type_from_operands(inplace *ip, const rc_instr *i) {
+  LLVMTypeRef t = NULL;
+  if (copy_of(ip, i)) {
+    t = LLVMTypeOf(copy_of(ip, i));
+  } else if (i->op == RC_OP_ICMP || i->op == RC_OP_FCMP) {
+    LLVMTypeRef ot = known_type(ip, i->ops[0]);
+    if (!ot) ot = known_type(ip, i->ops[1]);
+    if (ot) t = LLVMGetTypeKind(ot) == LLVMVectorTypeKind ? LLVMVectorType(LLVMInt1TypeInContext(ip->ex->lctx), LLVMGetVectorSize(ot))
+                                                        : LLVMInt1TypeInContext(ip->ex->lctx);
+  } else if (i->op == RC_OP_PHI || i->op == RC_OP_SELECT || i->op == RC_OP_FREEZE ||
+             rc_opcode_is_int_binop((rc_opcode)i->op) || rc_opcode_is_float_binop((rc_opcode)i->op)) {
+    for (uint32_t o = i->op == RC_OP_SELECT ? 1 : 0; o < i->nops && !t; o++) t = known_type(ip, i->ops[o]);
   }
+  return t;
+}
+
+static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n) {
+  /* a worklist: a new instruction is tried again when one of its operands gets its type (chains
+   * of flow phis are long: a fixpoint of whole sweeps took a sweep per link) */
+  uint32_t nv = ip->k->nvalues;
+  uint32_t *start = rc_xcalloc(nv + 2, sizeof *start), *pos = rc_xmalloc((nv + 1) * sizeof *pos);
+  for (uint32_t f = 0; f < n; f++)
+    for (uint32_t o = 0; o < fresh[f]->nops; o++)
+      if (fresh[f]->ops[o]->kind == RC_V_INSTR && fresh[f]->ops[o]->id < nv) start[fresh[f]->ops[o]->id + 1]++;
+  for (uint32_t v = 0; v < nv; v++) start[v + 1] += start[v];
+  memcpy(pos, start, (nv + 1) * sizeof *pos);
+  uint32_t *users = rc_xmalloc((start[nv] ? start[nv] : 1) * sizeof *users);
+  for (uint32_t f = 0; f < n; f++)
+    for (uint32_t o = 0; o < fresh[f]->nops; o++)
+      if (fresh[f]->ops[o]->kind == RC_V_INSTR && fresh[f]->ops[o]->id < nv) users[pos[fresh[f]->ops[o]->id]++] = f;
+  rc_u32vec work = {0};
+  for (uint32_t f = n; f-- > 0;) rc_vec_push(&work, f);
+  while (work.len) {
+    rc_instr *i = fresh[work.data[--work.len]];
+    if (i->v.type == RC_VOID || ip->newtype[i->v.id]) continue;
+    LLVMTypeRef t = type_from_operands(ip, i);
+    if (!t) continue;
+    ip->newtype[i->v.id] = t;
+    for (uint32_t u = start[i->v.id]; u < start[i->v.id + 1]; u++)
+      if (!ip->newtype[fresh[users[u]]->v.id]) rc_vec_push(&work, users[u]);
+  }
+  rc_vec_free(&work);
+  free(users);
+  free(pos);
+  free(start);
   /* users that are original instructions say what they expect */
   for (uint32_t b = 0; b < ip->k->nblocks; b++)
     for (const rc_instr *u = ip->k->blocks[b]->first; u; u = u->next) {
@@ -268,8 +298,15 @@ static int build_new(inplace *ip, const rc_instr *i) {
   position_for(ip, i);
   rc_opcode op = (rc_opcode)i->op;
   LLVMTypeRef t = i->v.type != RC_VOID ? ip->newtype[i->v.id] : NULL;
-  LLVMValueRef r = NULL;
-  if (rc_opcode_is_int_binop(op) && op != RC_OP_ANDN) {
+  LLVMValueRef r = NULL, orig = copy_of(ip, i);
+  if (orig) { /* LLVM's copy of the original, with its type, flags and metadata; operands the view's */
+    r = LLVMInstructionClone(orig);
+    LLVMInsertIntoBuilderWithName(b, r, LLVMGetValueName(orig));
+    for (uint32_t o = 0; o < i->nops; o++) {
+      unsigned j = (unsigned)imp_operand_number(i, o);
+      LLVMSetOperand(r, j, value_of(ip, i->ops[o], LLVMTypeOf(LLVMGetOperand(orig, j))));
+    }
+  } else if (rc_opcode_is_int_binop(op) && op != RC_OP_ANDN) {
     r = LLVMBuildBinOp(b, ex_llvm_opcode(op), value_of(ip, i->ops[0], t), value_of(ip, i->ops[1], t), name_of(i));
   } else if (rc_opcode_is_float_binop(op)) {
     r = LLVMBuildBinOp(b, ex_llvm_opcode(op), value_of(ip, i->ops[0], t), value_of(ip, i->ops[1], t), name_of(i));

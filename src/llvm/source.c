@@ -113,7 +113,17 @@ static LLVMTargetMachineRef target_machine(LLVMModuleRef m) {
                                  LLVMCodeModelDefault);
 }
 
+/* clang -O0 marks every function optnone, and the new pass manager then skips every pass not
+ * required for correctness: --llvm-passes=structurizecfg would do nothing on a -O0 kernel, while a
+ * GPU backend structurizes at -O0 too. The passes asked for run, so optnone goes first. */
+static void drop_optnone(LLVMModuleRef m) {
+  unsigned optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optnone);
+}
+
 int bridge_run_passes(rc_ctx *ctx, const char *path, LLVMModuleRef m, const char *pipeline) {
+  drop_optnone(m);
   /* The target machine gives the passes the target's cost model (TTI), which e.g. the divergence
    * analysis of amdgcn consults. */
   LLVMTargetMachineRef tm = target_machine(m);

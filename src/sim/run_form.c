@@ -53,7 +53,9 @@ static bool expanded_builtin(rc_builtin f) {
   switch (f) {
   case RC_BI_DOT: case RC_BI_LENGTH: case RC_BI_DISTANCE: case RC_BI_NORMALIZE: case RC_BI_CROSS:
   case RC_BI_VLOAD: case RC_BI_VSTORE: case RC_BI_VLOAD_HALF: case RC_BI_VSTORE_HALF: case RC_BI_VLOADA_HALF:
-  case RC_BI_VSTOREA_HALF:
+  case RC_BI_VSTOREA_HALF: case RC_BI_SADD_WITH_OVERFLOW: case RC_BI_UADD_WITH_OVERFLOW:
+  case RC_BI_SSUB_WITH_OVERFLOW: case RC_BI_USUB_WITH_OVERFLOW: case RC_BI_SMUL_WITH_OVERFLOW:
+  case RC_BI_UMUL_WITH_OVERFLOW: case RC_BI_SHUFFLE: case RC_BI_SHUFFLE2:
     return true;
   default: return false;
   }
@@ -68,7 +70,11 @@ static const char *type_problem(const rc_module *m, rc_type t) {
   if (rc_type_is_vector(m, t))
     return rc_type_is_ptr(rc_type_scalar_of(m, t)) ? "vectors of pointers are not simulated" : NULL;
   if (!rc_type_is_value(m, t)) return "values of a type reconv only carries cannot be simulated";
-  return "aggregates are not simulated";
+  for (uint32_t e = 0; e < rc_type_count(m, t); e++) { /* aggregates: their leaves (scalarize.c) */
+    const char *why = type_problem(m, rc_type_elem(m, t, e));
+    if (why) return why;
+  }
+  return NULL;
 }
 
 static bool is_pointer_copy(const rc_instr *i) {
@@ -84,8 +90,8 @@ static const char *instr_problem(const rc_kernel *k, const rc_instr *i, bool *re
   case RC_OP_CALLFN:
     if (!i->u.callee || i->u.callee->nblocks == 0) return "the called function has no body";
     if (k->level == RC_LEVEL_WAVE)
-      return "calls in wave-level code are not simulated yet (the callee would have to be lowered "
-             "and run under the caller's exec mask); the thread-level kernel runs";
+      return "a call in lowered code has no exec mask to run the callee under; give the thread-level "
+             "kernel and the pipeline (reconv sim -p 'reconverge,lower' inlines device functions before it)";
     *rewrite = true; /* inlined into the copy */
     return NULL;
   case RC_OP_OPAQUE:
@@ -97,7 +103,8 @@ static const char *instr_problem(const rc_kernel *k, const rc_instr *i, bool *re
     *rewrite = true; /* scalarized in the copy (scalarize.c) */
     return NULL;
   case RC_OP_EXTRACTVAL: case RC_OP_INSERTVAL:
-    return "aggregates are not simulated";
+    *rewrite = true; /* leaves picked in the copy (scalarize.c) */
+    return NULL;
   case RC_OP_CALL:
     if (rewritten_builtin((rc_builtin)i->pred)) *rewrite = true;
     else if (expanded_builtin((rc_builtin)i->pred)) *rewrite = true;
@@ -113,12 +120,12 @@ static const char *instr_problem(const rc_kernel *k, const rc_instr *i, bool *re
   }
   const char *why = type_problem(m, (rc_type)i->v.type);
   if (why) return why;
-  if (i->v.type != RC_VOID && rc_type_is_vector(m, (rc_type)i->v.type)) *rewrite = true;
+  if (i->v.type != RC_VOID && rc_type_is_composite((rc_type)i->v.type)) *rewrite = true;
   if (i->v.type != RC_VOID && rc_type_is_ptr((rc_type)i->v.type) && i->v.type != RC_PTR) *rewrite = true;
   for (uint32_t o = 0; o < i->nops; o++) {
     const rc_value *v = i->ops[o];
     if ((why = type_problem(m, (rc_type)v->type)) != NULL) return why;
-    if (rc_type_is_vector(m, (rc_type)v->type)) *rewrite = true;
+    if (rc_type_is_composite((rc_type)v->type)) *rewrite = true;
     if (v->kind == RC_V_GLOBAL || (rc_type_is_ptr((rc_type)v->type) && v->type != RC_PTR)) *rewrite = true;
   }
   return NULL;
@@ -232,19 +239,15 @@ static int check_instrs(rc_ctx *ctx, const rc_kernel *k, const char *name, bool 
 /* Inline every call of a device function into the copy, callees' calls too (the walk goes on
  * into the blocks it appends). OpenCL C has no recursion (section 6.9); a call graph that has
  * some anyway is refused once the copy grows past any reasonable kernel. */
+/* Every call inlined into the copy (src/ir/inline_call.c); a recursion is refused. */
 static int inline_calls(rc_ctx *ctx, rc_kernel *k, const char *name, bool *any) {
-  uint32_t limit = k->nblocks + 100000;
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
-      if (i->op != RC_OP_CALLFN) continue;
-      if (k->nblocks > limit)
-        return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, i->line, i->col,
-                         "kernel @%s: reconv's simulators cannot run it: its calls of @%s never end "
-                         "(recursion, which OpenCL C does not allow)", name, i->u.callee->name);
-      rc_inline_call(i, i->u.callee->name);
-      *any = true;
-      break; /* the rest of the block is the next block's now */
-    }
+  const rc_instr *stuck = NULL;
+  long n = rc_inline_calls(k, 100000, &stuck);
+  if (n < 0)
+    return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, stuck->line, stuck->col,
+                     "kernel @%s: reconv's simulators cannot run it: its calls of @%s never end "
+                     "(recursion, which OpenCL C does not allow)", name, stuck->u.callee->name);
+  *any = n > 0;
   return 0;
 }
 
@@ -254,8 +257,9 @@ int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kern
   bool rewrite = false;
   for (uint32_t p = 0; p < k->nparams; p++) {
     rc_type t = (rc_type)k->params[p]->type;
-    const char *why = rc_type_is_vector(k->mod, t) ? "vector parameters are not simulated (run specifications give scalars)"
-                                                   : type_problem(k->mod, t);
+    const char *why = rc_type_is_vector(k->mod, t)      ? "vector parameters are not simulated (run specifications give scalars)"
+                      : rc_type_is_composite(t) && rc_type_is_value(k->mod, t) ? "by-value aggregate parameters are not simulated (run specifications give scalars)"
+                                                          : type_problem(k->mod, t);
     if (why)
       return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
                        "kernel @%s: reconv's simulators cannot run it: parameter %%%s has type %s: %s", k->name,

@@ -25,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the most leaves a value may have (a bigger array value is refused) */
+#define MAX_LEAVES 4096u
+
 typedef struct scalarizer {
   rc_ctx *ctx;
   rc_kernel *k;
@@ -33,26 +36,83 @@ typedef struct scalarizer {
   rc_value **repl;     /* per original value id: the scalar that replaces it */
   uint32_t nvalues;    /* values of the kernel before scalarizing (lanes and repl cover these) */
   rc_value ***lanes;   /* per original value id: its lanes, once made */
+  uint32_t nregs;      /* registers of the kernel before scalarizing */
+  rc_reg ***reg_lanes; /* per original register id: the registers of its lanes, once made */
   rc_builder b;        /* before the instruction being scalarized */
 } scalarizer;
 
-static bool is_vec(const scalarizer *s, const rc_value *v) { return rc_type_is_vector(s->m, (rc_type)v->type); }
+/* ---- leaves: the scalars a vector or aggregate value is made of --------------------------------
+ * A vector's leaves are its elements; a struct's or array's are its elements' leaves in order, so
+ * that extractvalue and insertvalue pick a run of them. */
 
-static uint32_t width(const scalarizer *s, const rc_value *v) { return rc_type_count(s->m, (rc_type)v->type); }
+static bool is_split_type(const rc_module *m, rc_type t) {
+  return rc_type_is_composite(t) && rc_type_is_value(m, t);
+}
 
+static uint32_t leaves_of(const rc_module *m, rc_type t) {
+  if (!is_split_type(m, t)) return 1;
+  if (rc_type_is_vector(m, t)) return rc_type_count(m, t);
+  uint64_t n = 0;
+  for (uint32_t e = 0; e < rc_type_count(m, t) && n <= MAX_LEAVES; e++) n += leaves_of(m, rc_type_elem(m, t, e));
+  return n > MAX_LEAVES ? MAX_LEAVES + 1 : (uint32_t)n;
+}
+
+/* The type of leaf j of type t, and its byte offset in t's memory image. */
+static rc_type leaf_type(const rc_module *m, rc_type t, uint32_t j, uint64_t *offset) {
+  uint64_t at = 0;
+  while (is_split_type(m, t)) {
+    uint32_t e = 0;
+    if (rc_type_is_vector(m, t)) e = j, j = 0;
+    else
+      for (uint32_t n; (n = leaves_of(m, rc_type_elem(m, t, e))) <= j; e++) j -= n;
+    at += rc_type_offset(m, t, e);
+    t = rc_type_elem(m, t, e);
+  }
+  if (offset) *offset = at;
+  return t;
+}
+
+/* The first leaf of the element extractvalue/insertvalue reach by their indices, and its type. */
+static uint32_t leaf_index(const rc_module *m, rc_type *t, const int64_t *idx, uint32_t nidx) {
+  uint32_t first = 0;
+  for (uint32_t k = 0; k < nidx; k++) {
+    for (uint32_t e = 0; e < (uint32_t)idx[k]; e++) first += leaves_of(m, rc_type_elem(m, *t, e));
+    *t = rc_type_elem(m, *t, (uint32_t)idx[k]);
+  }
+  return first;
+}
+
+static bool is_vec(const scalarizer *s, const rc_value *v) { return is_split_type(s->m, (rc_type)v->type); }
+
+static uint32_t width(const scalarizer *s, const rc_value *v) { return leaves_of(s->m, (rc_type)v->type); }
+
+/* the element type of a vector (the leaves of an aggregate have a type each: leaf_type) */
 static rc_type elem_of(const scalarizer *s, const rc_value *v) { return rc_type_scalar_of(s->m, (rc_type)v->type); }
+
+static rc_type leaf(const scalarizer *s, const rc_value *v, uint32_t j) { return leaf_type(s->m, (rc_type)v->type, j, NULL); }
 
 static rc_value *cint(scalarizer *s, rc_type t, int64_t v) { return rc_const_int(s->k, t, v); }
 
-/* Lane j of v (a vector, or a scalar standing for every lane), or NULL when not made yet. */
+/* Leaf j of constant c of type t (elements NULL: all zero). */
+static rc_value *const_leaf(scalarizer *s, rc_value *c, rc_type t, uint32_t j) {
+  while (is_split_type(s->m, t)) {
+    uint32_t e = 0;
+    if (rc_type_is_vector(s->m, t)) e = j, j = 0;
+    else
+      for (uint32_t n; (n = leaves_of(s->m, rc_type_elem(s->m, t, e))) <= j; e++) j -= n;
+    t = rc_type_elem(s->m, t, e);
+    c = c ? rc_const_elem(c, e) : NULL;
+  }
+  return c ? c : rc_const_zero(s->k, t);
+}
+
+/* Lane (leaf) j of v (a vector or aggregate, or a scalar standing for every lane), or NULL when
+ * not made yet. */
 static rc_value *lane(scalarizer *s, rc_value *v, uint32_t j) {
   if (!is_vec(s, v)) return v;
-  rc_type e = elem_of(s, v);
+  rc_type e = leaf(s, v, j);
   switch (v->kind) {
-  case RC_V_CONST: {
-    rc_value *c = rc_const_elem(v, j);
-    return c ? c : rc_const_zero(s->k, e);
-  }
+  case RC_V_CONST: return const_leaf(s, v, (rc_type)v->type, j);
   case RC_V_UNDEF: return rc_undef(s->k, e);
   case RC_V_INSTR: return v->id < s->nvalues && s->lanes[v->id] ? s->lanes[v->id][j] : NULL;
   default: return NULL;
@@ -73,12 +133,34 @@ static rc_value *gep_bytes(scalarizer *s, rc_value *p, int64_t bytes) {
   return bytes ? rc_build_gep(&s->b, p, cint(s, RC_I64, bytes), 1, NULL) : p;
 }
 
+/* A new register of type t named "<base>.<j>", or "<base>.<j>.<u>" when that name is taken. */
+static rc_reg *new_reg(scalarizer *s, const rc_reg *base, uint32_t j, rc_type t) {
+  rc_reg *r = NULL;
+  for (unsigned u = 0; !r; u++) {
+    rc_strbuf name = {0};
+    if (u) rc_sb_printf(&name, "%s.%u.%u", base->name, j, u - 1);
+    else rc_sb_printf(&name, "%s.%u", base->name, j);
+    if (!rc_kernel_find_reg(s->k, name.data)) r = rc_kernel_add_reg(s->k, t, base->scalar, name.data);
+    rc_sb_free(&name);
+  }
+  return r;
+}
+
+/* Register r's lane j (wave-level code: a phi of vectors became a register of vectors). */
+static rc_reg *reg_lane(scalarizer *s, const rc_reg *r, uint32_t j) {
+  if (!s->reg_lanes[r->id]) {
+    uint32_t n = rc_type_count(s->m, (rc_type)r->type);
+    s->reg_lanes[r->id] = rc_arena_alloc(&s->m->arena, n * sizeof(rc_reg *));
+    for (uint32_t l = 0; l < n; l++) s->reg_lanes[r->id][l] = new_reg(s, r, l, rc_type_scalar_of(s->m, (rc_type)r->type));
+  }
+  return s->reg_lanes[r->id][j];
+}
+
 /* The same operation on every lane: operands' lanes, result of the element type. */
 static void per_lane(scalarizer *s, rc_instr *i) {
   rc_value **out = new_lanes(s, i);
-  rc_type e = elem_of(s, &i->v);
   for (uint32_t j = 0; j < width(s, &i->v); j++) {
-    rc_instr *n = rc_instr_new(s->k, (rc_opcode)i->op, e, i->nops, 0);
+    rc_instr *n = rc_instr_new(s->k, (rc_opcode)i->op, leaf(s, &i->v, j), i->nops, 0);
     n->pred = i->pred;
     n->imm = i->imm;
     n->iflags = i->iflags;
@@ -101,7 +183,7 @@ static int bitcast(scalarizer *s, rc_instr *i) {
   uint32_t ns = is_vec(s, src) ? width(s, src) : 1, nd = is_vec(s, &i->v) ? width(s, &i->v) : 1;
   rc_type es = elem_of(s, src), ed = elem_of(s, &i->v);
   unsigned bs = rc_type_bits(es), bd = rc_type_bits(ed);
-  if (rc_type_is_ptr(es) || rc_type_is_ptr(ed) || es == RC_I1 || ed == RC_I1 || bs > 64 || bd > 64) return -1;
+  if (rc_type_is_ptr(es) || rc_type_is_ptr(ed) || bs > 64 || bd > 64) return -1;
   unsigned piece = bs < bd ? bs : bd;
   uint32_t npieces = ns * (bs / piece);
   rc_type pt = rc_type_int(s->m, piece);
@@ -239,6 +321,44 @@ static int builtin(scalarizer *s, rc_instr *i) {
     }
     return 0;
   }
+  case RC_BI_SADD_WITH_OVERFLOW: case RC_BI_UADD_WITH_OVERFLOW: case RC_BI_SSUB_WITH_OVERFLOW:
+  case RC_BI_USUB_WITH_OVERFLOW: case RC_BI_SMUL_WITH_OVERFLOW: case RC_BI_UMUL_WITH_OVERFLOW: {
+    /* LLVM's {result, overflow} (of vectors: the results' leaves, then the overflows'): the
+     * operation and the *_ov builtin, element by element */
+    static const struct { rc_builtin pair; rc_opcode op; rc_builtin ov; } split[] = {
+        {RC_BI_SADD_WITH_OVERFLOW, RC_OP_ADD, RC_BI_SADD_OV}, {RC_BI_UADD_WITH_OVERFLOW, RC_OP_ADD, RC_BI_UADD_OV},
+        {RC_BI_SSUB_WITH_OVERFLOW, RC_OP_SUB, RC_BI_SSUB_OV}, {RC_BI_USUB_WITH_OVERFLOW, RC_OP_SUB, RC_BI_USUB_OV},
+        {RC_BI_SMUL_WITH_OVERFLOW, RC_OP_MUL, RC_BI_SMUL_OV}, {RC_BI_UMUL_WITH_OVERFLOW, RC_OP_MUL, RC_BI_UMUL_OV}};
+    uint32_t k = 0;
+    while (split[k].pair != f) k++;
+    uint32_t ne = is_vec(s, i->ops[0]) ? width(s, i->ops[0]) : 1;
+    for (uint32_t j = 0; j < ne; j++) {
+      rc_value *ab[2] = {lane(s, i->ops[0], j), lane(s, i->ops[1], j)};
+      give(s, i, j, rc_build_binop(&s->b, split[k].op, ab[0], ab[1], NULL));
+      give(s, i, ne + j, &rc_build_call(&s->b, split[k].ov, RC_I1, ab, 2, NULL)->v);
+    }
+    return 0;
+  }
+  case RC_BI_SHUFFLE: case RC_BI_SHUFFLE2: { /* section 6.12.12: lane j is x|y[mask_j % m] */
+    rc_value *mask = i->ops[i->nops - 1];
+    uint32_t m = width(s, i->ops[0]), from = f == RC_BI_SHUFFLE2 ? 2 * m : m;
+    for (uint32_t j = 0; j < n; j++) {
+      rc_value *mj = lane(s, mask, j), *r;
+      if (rc_value_is_const(mj)) {
+        uint32_t c = (uint32_t)((uint64_t)rc_const_ival(mj) % from);
+        r = lane(s, i->ops[c / m], c % m);
+      } else {
+        rc_value *idx = rc_build_binop(&s->b, RC_OP_UREM, mj, cint(s, (rc_type)mj->type, from), NULL);
+        r = lane(s, i->ops[0], 0);
+        for (uint32_t c = 1; c < from; c++) {
+          rc_value *is = rc_build_cmp(&s->b, RC_CMP_EQ, idx, cint(s, (rc_type)mj->type, c), NULL);
+          r = rc_build_select(&s->b, is, lane(s, i->ops[c / m], c % m), r, NULL);
+        }
+      }
+      give(s, i, j, r);
+    }
+    return 0;
+  }
   case RC_BI_SELECT: /* the most significant bit of c chooses b */
     if (!vec_result) break;
     for (uint32_t j = 0; j < n; j++) {
@@ -293,22 +413,52 @@ static int builtin(scalarizer *s, rc_instr *i) {
 
 /* ---- one instruction ------------------------------------------------------------------------- */
 
-/* 0 done, -1 no per-lane form */
+/* 0 done (i goes), 1 done (i stays), -1 no per-lane form */
 static int scalarize_instr(scalarizer *s, rc_instr *i) {
   rc_builder_before(&s->b, i);
   switch ((rc_opcode)i->op) {
   case RC_OP_LOAD: {
-    uint64_t es = rc_type_store_size(s->m, elem_of(s, &i->v));
     rc_value **out = new_lanes(s, i);
-    for (uint32_t j = 0; j < width(s, &i->v); j++)
-      out[j] = rc_build_load(&s->b, elem_of(s, &i->v), gep_bytes(s, i->ops[0], (int64_t)(j * es)), NULL);
+    for (uint32_t j = 0; j < width(s, &i->v); j++) {
+      uint64_t at;
+      rc_type e = leaf_type(s->m, (rc_type)i->v.type, j, &at);
+      if (e == RC_I1) return -1; /* vectors of i1 are packed bits in memory */
+      out[j] = rc_build_load(&s->b, e, gep_bytes(s, i->ops[0], (int64_t)at), NULL);
+    }
     return 0;
   }
   case RC_OP_STORE: {
     rc_value *v = i->ops[0];
-    uint64_t es = rc_type_store_size(s->m, elem_of(s, v));
-    for (uint32_t j = 0; j < width(s, v); j++) rc_build_store(&s->b, lane(s, v, j), gep_bytes(s, i->ops[1], (int64_t)(j * es)));
+    for (uint32_t j = 0; j < width(s, v); j++) {
+      uint64_t at;
+      if (leaf_type(s->m, (rc_type)v->type, j, &at) == RC_I1) return -1;
+      rc_build_store(&s->b, lane(s, v, j), gep_bytes(s, i->ops[1], (int64_t)at));
+    }
     return 0;
+  }
+  case RC_OP_EXTRACTVAL: {
+    rc_type t = (rc_type)i->ops[0]->type;
+    uint32_t first = leaf_index(s->m, &t, i->cases, (uint32_t)i->imm);
+    if (!is_split_type(s->m, t)) {
+      s->repl[i->v.id] = lane(s, i->ops[0], first);
+      return 0;
+    }
+    rc_value **out = new_lanes(s, i);
+    for (uint32_t j = 0; j < width(s, &i->v); j++) out[j] = lane(s, i->ops[0], first + j);
+    return 0;
+  }
+  case RC_OP_INSERTVAL: {
+    rc_type t = (rc_type)i->ops[0]->type;
+    uint32_t first = leaf_index(s->m, &t, i->cases, (uint32_t)i->imm), n = leaves_of(s->m, t);
+    rc_value **out = new_lanes(s, i);
+    for (uint32_t j = 0; j < width(s, &i->v); j++)
+      out[j] = j >= first && j < first + n ? lane(s, i->ops[1], j - first) : lane(s, i->ops[0], j);
+    return 0;
+  }
+  case RC_OP_OPAQUE: { /* it stays, to fault where a thread reaches it; what it gives is never read */
+    rc_value **out = new_lanes(s, i);
+    for (uint32_t j = 0; j < width(s, &i->v); j++) out[j] = rc_undef(s->k, leaf(s, &i->v, j));
+    return 1;
   }
   case RC_OP_EXTRACTELT: {
     rc_value *v = i->ops[0], *idx = i->ops[1];
@@ -350,6 +500,14 @@ static int scalarize_instr(scalarizer *s, rc_instr *i) {
     }
     return 0;
   }
+  case RC_OP_RGET: {
+    rc_value **out = new_lanes(s, i);
+    for (uint32_t j = 0; j < width(s, &i->v); j++) out[j] = rc_build_rget(&s->b, reg_lane(s, i->u.reg, j), NULL);
+    return 0;
+  }
+  case RC_OP_RSET:
+    for (uint32_t j = 0; j < width(s, i->ops[0]); j++) rc_build_rset(&s->b, reg_lane(s, i->u.reg, j), lane(s, i->ops[0], j));
+    return 0;
   case RC_OP_BITCAST:
     if (is_vec(s, i->ops[0]) && is_vec(s, &i->v) && width(s, i->ops[0]) == width(s, &i->v)) break;
     return bitcast(s, i);
@@ -357,22 +515,24 @@ static int scalarize_instr(scalarizer *s, rc_instr *i) {
     int r = builtin(s, i);
     return r < 0 ? -1 : 0;
   }
-  case RC_OP_GEP: case RC_OP_ALLOCA: case RC_OP_LOCALMEM: case RC_OP_EXTRACTVAL: case RC_OP_INSERTVAL:
-  case RC_OP_CALLFN: case RC_OP_RET:
+  case RC_OP_GEP: case RC_OP_ALLOCA: case RC_OP_LOCALMEM: case RC_OP_CALLFN: case RC_OP_RET:
     return -1;
   default:
     if (rc_opcode_is_terminator((rc_opcode)i->op)) return -1;
     break;
   }
   if (!is_vec(s, &i->v)) return -1; /* a scalar from vectors other than the above */
-  for (uint32_t j = 0; j < width(s, &i->v); j++)
-    if (rc_type_is_ptr(elem_of(s, &i->v))) return -1;
+  /* leaves that are pointers only move (phis are made elsewhere) */
+  if (i->op != RC_OP_SELECT && i->op != RC_OP_FREEZE)
+    for (uint32_t j = 0; j < width(s, &i->v); j++)
+      if (rc_type_is_ptr(leaf(s, &i->v, j))) return -1;
   per_lane(s, i);
   return 0;
 }
 
 static bool involves_vectors(const scalarizer *s, const rc_instr *i) {
-  if (i->op == RC_OP_OPAQUE) return false; /* faults where it runs, whatever it reads */
+  /* an opaque instruction faults where it runs, whatever it reads; what it gives needs leaves */
+  if (i->op == RC_OP_OPAQUE) return i->v.type != RC_VOID && is_vec(s, &i->v);
   if (i->v.type != RC_VOID && is_vec(s, &i->v)) return true;
   for (uint32_t o = 0; o < i->nops; o++)
     if (is_vec(s, i->ops[o])) return true;
@@ -408,6 +568,8 @@ bool sim_has_vectors(const rc_kernel *k) {
 int sim_scalarize(rc_ctx *ctx, rc_kernel *k, const char *name, rc_value **repl) {
   scalarizer s = {.ctx = ctx, .k = k, .m = k->mod, .name = name, .repl = repl, .nvalues = k->nvalues};
   s.lanes = rc_xcalloc(k->nvalues + 1, sizeof *s.lanes);
+  s.nregs = k->nregs;
+  s.reg_lanes = rc_xcalloc(k->nregs + 1, sizeof *s.reg_lanes);
   RC_VEC(rc_instr *) pending = {0};
   RC_VEC(rc_instr *) phis = {0};
   for (uint32_t b = 0; b < k->nblocks; b++)
@@ -420,10 +582,10 @@ int sim_scalarize(rc_ctx *ctx, rc_kernel *k, const char *name, rc_value **repl) 
   /* phis first, so that every lane a loop carries exists; their incoming values at the end */
   for (uint32_t p = 0; p < phis.len && rc == 0; p++) {
     rc_instr *phi = phis.data[p];
-    if (rc_type_is_ptr(elem_of(&s, &phi->v))) rc = refuse(&s, phi);
+    if (width(&s, &phi->v) > MAX_LEAVES) rc = refuse(&s, phi);
     else {
       rc_value **out = new_lanes(&s, phi);
-      for (uint32_t j = 0; j < width(&s, &phi->v); j++) out[j] = &rc_phi_new(phi->parent, elem_of(&s, &phi->v), NULL)->v;
+      for (uint32_t j = 0; j < width(&s, &phi->v); j++) out[j] = &rc_phi_new(phi->parent, leaf(&s, &phi->v, j), NULL)->v;
     }
   }
   /* then the rest, in passes: an instruction goes when its operands' lanes exist (blocks need
@@ -434,9 +596,10 @@ int sim_scalarize(rc_ctx *ctx, rc_kernel *k, const char *name, rc_value **repl) 
     for (uint32_t t = 0; t < pending.len && rc == 0; t++) {
       rc_instr *i = pending.data[t];
       if (!i || !ready(&s, i)) continue;
-      if (scalarize_instr(&s, i) != 0) rc = refuse(&s, i);
+      int done = i->v.type != RC_VOID && width(&s, &i->v) > MAX_LEAVES ? -1 : scalarize_instr(&s, i);
+      if (done < 0) rc = refuse(&s, i);
       pending.data[t] = NULL;
-      rc_instr_detach(i);
+      if (done == 0) rc_instr_detach(i);
       left--;
     }
     if (left == before) { /* operands that never get lanes: a cycle in unreachable code */
@@ -453,12 +616,13 @@ int sim_scalarize(rc_ctx *ctx, rc_kernel *k, const char *name, rc_value **repl) 
     for (uint32_t j = 0; j < width(&s, &phi->v); j++)
       for (uint32_t o = 0; o < phi->nops; o++) {
         rc_value *l = lane(&s, phi->ops[o], j);
-        rc_phi_add_incoming((rc_instr *)out[j], l ? l : rc_undef(k, elem_of(&s, &phi->v)), phi->targets[o]);
+        rc_phi_add_incoming((rc_instr *)out[j], l ? l : rc_undef(k, leaf(&s, &phi->v, j)), phi->targets[o]);
       }
     rc_instr_detach(phi);
   }
   rc_vec_free(&pending);
   rc_vec_free(&phis);
   free(s.lanes);
+  free(s.reg_lanes);
   return rc;
 }

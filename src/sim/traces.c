@@ -1,6 +1,7 @@
 /* Traces and trace equivalence, the correctness criterion of DESIGN.md: for every thread, the
  * sequence of original blocks it executes is the same in two runs, where blocks a transform
- * inserted (flow, guard and virtual blocks, RC_BLOCK_SYNTHETIC) are skipped in either run. Blocks
+ * inserted (flow, guard and virtual blocks, RC_BLOCK_SYNTHETIC) and the blocks of inlined device
+ * functions (RC_BLOCK_INLINED) are skipped in either run. Blocks
  * are matched by name, since a transform keeps the names of the blocks it does not insert. */
 #include "reconv/sim.h"
 
@@ -31,7 +32,7 @@ double rc_simd_efficiency(const rc_run_stats *s) {
 
 /* Position of the next non-synthetic block at or after *i in a trace, or false at its end. */
 static bool next_original(const rc_kernel *k, const uint32_t *ids, uint64_t len, uint64_t *i) {
-  while (*i < len && (k->blocks[ids[*i]]->bflags & RC_BLOCK_SYNTHETIC)) ++*i;
+  while (*i < len && (k->blocks[ids[*i]]->bflags & (RC_BLOCK_SYNTHETIC | RC_BLOCK_INLINED))) ++*i;
   return *i < len;
 }
 

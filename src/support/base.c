@@ -200,6 +200,10 @@ void rc_sb_puts(rc_strbuf *sb, const char *s) {
   sb->len += n;
 }
 
+void rc_sb_reserve(rc_strbuf *sb, size_t n) {
+  sb_reserve(sb, n);
+}
+
 void rc_sb_putc(rc_strbuf *sb, char c) {
   sb_reserve(sb, 1);
   sb->data[sb->len++] = c;

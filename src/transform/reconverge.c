@@ -420,7 +420,9 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
     if (ro.order == RC_ORDER_CUSTOM) ro.order = RC_ORDER_DFPD; /* new blocks are not in the list */
   }
   rc_vec_free(&where);
+  uint32_t remat = rc == 0 ? rc_remat_addresses(ctx, k) : 0;
   if (stats) {
+    if (k->origin) rc_stats_set(stats, "rematerialized_addresses", remat);
     rc_stats_set(stats, "blocks_after", k->nblocks);
     rc_stats_set(stats, "flow_blocks", cnt.flow_blocks);
     rc_stats_set(stats, "virtual_nodes", cnt.virtual_nodes);

@@ -313,7 +313,7 @@ TEST(wave_constructs_at_the_wrong_level) {
                "3:18: error: redefinition of register $r");
   expect_error("wave kernel @k() {\n  reg both i32 $r\nentry:\n  ret\n}\n",
                "2:7: error: expected 'scalar' or 'vector', found 'both'");
-  expect_error("wave wave kernel @k() {\nentry:\n  ret\n}\n", "1:6: error: expected 'kernel', found 'wave'");
+  expect_error("wave wave kernel @k() {\nentry:\n  ret\n}\n", "1:6: error: expected 'kernel' or 'function', found 'wave'");
 }
 
 TEST(misc_syntax) {

@@ -509,8 +509,8 @@ TEST(gpu_targets_and_unpassable_parameters_are_refused) {
 /* ---- the interpreter against the native run ------------------------------------------------------- */
 
 /* What the simulators' form of a kernel does to run it (src/sim/run_form.c: device functions
- * inlined, vectors scalarized, the geometric functions and vector loads and stores expanded, the
- * built-ins by their mangled names) must compute what LLVM computes on this machine's CPU: the
+ * inlined, vectors and aggregates scalarized, the geometric functions, vector loads and stores,
+ * shuffles and *.with.overflow pairs expanded, the built-ins by their mangled names) must compute what LLVM computes on this machine's CPU: the
  * interpreter and the native run leave the same memory. */
 static const char agree_src[] =
     "int collatz(int x, int limit) {\n"
@@ -535,9 +535,15 @@ static const char agree_src[] =
     "  u[i] = as_uchar4(c[i] ^ 0x5a5a5a5a) + (uchar4)(clamp(q.x, (uchar)3, (uchar)200));\n"
     "  w[i] = rotate((uint)c[i], 5u) + sub_sat((uint)i, 3u) + mul_hi((uint)c[i], 77777u) + popcount(w[i]);\n"
     "  b[i] = fract(x.x * 3.5f, b + 80) + min(x, y).w + fmax(x.z, 0.25f);\n"
+    "  int ov;\n"
+    "  c[i] += __builtin_mul_overflow(c[i], 1000003, &ov) ? ov & 255 : 1;\n"
+    "  c[i] += __builtin_sub_overflow((uint)c[i], (uint)i * 977u, (uint *)&ov) ? 2 : ov & 3;\n"
+    "  uint4 sm = (uint4)(i, i >> 1, i >> 2, 7 - i);\n"
+    "  a[i] += shuffle(y, sm) + shuffle2(x, y, sm + 1u) + shuffle(x, (uint4)(3, 1, 2, 0));\n"
     "}\n";
 
 TEST(interpreter_and_native_runs_agree_on_vectors_calls_and_builtins) {
+  /* with.overflow pairs, shuffles with run-time masks */
   const char *spec = "--global 64 --local 16 --arg a=f32[256]:rand(1) --arg b=f32[300]:rand(2) --arg c=i32[64] "
                      "--arg u=i8[256]:rand(3,0,255) --arg w=i32[64]:rand(4,0,100000)";
   native_case nc;

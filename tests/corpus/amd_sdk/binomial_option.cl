@@ -1,6 +1,6 @@
 // after the AMD APP SDK's BinomialOption: backward induction over a binomial tree in __local memory
-// reconv-run(binomial_options): --global 64 --local 16 --arg numSteps=15 --arg randArray=f32[16]:rand(150) --arg output=f32[4]
-// reconv-run(binomial_options): --arg callA=local:f32[16] --arg callB=local:f32[16]
+// reconv-run(binomial_options): --global 64 --local 16 --arg numSteps=15 --arg randArray=f32[16]:rand(150) --arg output=f32[16]
+// reconv-run(binomial_options): --arg callA=local:f32[64] --arg callB=local:f32[64]
 #define RISKFREE 0.02f
 #define VOLATILITY 0.30f
 __kernel void binomial_options(int numSteps, __global const float4 *randArray, __global float4 *output,

@@ -1,8 +1,7 @@
 // REQUIRES: llvm
-// Vector code comes in as scalars: LLVM's scalarizer splits vector arithmetic, phis and selects
-// before import; vector loads and stores, element inserts and extracts, shuffles and vector
-// constants are taken apart by the importer; dot() becomes multiplies and adds. A private array
-// indexed by a variable, which SROA turned into a vector, comes in as a chain of selects.
+// Vector code comes in as it is (docs/llvm.md): vector arithmetic, phis, selects, loads and
+// stores, element inserts and extracts, shuffles and vector constants keep their <N x T> types in
+// the view and in the export; only the simulators' private copy scalarizes them.
 // RUN: reconv print %s
 // RUN: reconv print %s -o %T/v.ll && opt -passes=verify -disable-output %T/v.ll && echo "export: verified by opt"
 
