@@ -13,13 +13,19 @@ setup:
 	@bash scripts/setup.sh
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	@mkdir -p $(BUILD)
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) > $(BUILD)/cmake.log 2>&1 || \
+	  { cat $(BUILD)/cmake.log; exit 1; }
 
 build: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
-# reconv's main job on a bundled example
-demo: setup build
+# reconv's main job on a bundled example: only the CLI is built, its compiler output kept in a log
+demo: setup $(BUILD)/CMakeCache.txt
+	@echo "building reconv (log: $(BUILD)/demo-build.log) ..."
+	@cmake --build $(BUILD) -j $(JOBS) --target reconv_cli > $(BUILD)/demo-build.log 2>&1 || \
+	  { tail -n 40 $(BUILD)/demo-build.log; echo "build failed: see $(BUILD)/demo-build.log" >&2; exit 1; }
+	@echo "built $(BUILD)/bin/reconv"
 	@bash scripts/demo.sh $(BUILD)/bin/reconv
 
 test: build
@@ -36,8 +42,10 @@ asan-test: $(ASAN_BUILD)/CMakeCache.txt
 	cd $(ASAN_BUILD) && RECONV_PROP_SCALE=$${RECONV_PROP_SCALE:-0.2} ASAN_OPTIONS=detect_leaks=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE corpus
 
-# every test, in the normal build and in the sanitizer build
-check: setup
+# every test, in the normal build and in the sanitizer build (set-up also installs the browser
+# the report page's test uses)
+check:
+	@bash scripts/setup.sh --tests
 	$(MAKE) test
 	$(MAKE) asan-test
 

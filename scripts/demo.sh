@@ -20,6 +20,8 @@ name=$(basename "$kernel"); name=${name%.*}
 
 step() { printf '\n== %s\n' "$*"; }
 
+echo "reconv is $reconv; the steps below call it \`reconv\` (to do the same: export PATH=\"$(cd "$(dirname "$reconv")" && pwd):\$PATH\")"
+
 step "reconv analyze $kernel"
 "$reconv" analyze "$kernel"
 
@@ -66,3 +68,20 @@ for f in "$out/$name.dot" "$out/$name.reconverged.dot"; do
     echo "$f (install graphviz for SVG)"
   fi
 done
+
+step "reconv report: the whole story on one page"
+"$reconv" report "$kernel" -o "$out/$name.report.html"
+echo "$out/$name.report.html"
+
+step "what the demo wrote under $out/"
+describe() { [ -e "$1" ] && printf '  %-40s %s\n' "$1" "$2"; return 0; }
+describe "$out/$name.reconverged.rir" "the reconverged kernel (reconv's IR, docs/ir.md)"
+describe "$out/$name.reconverged.ll" "the same, as LLVM IR: the module edited in place"
+describe "$out/$name.structurized.rir" "LLVM's StructurizeCFG's output, for comparison"
+describe "$out/$name.wave.rir" "the wave-level code with exec and re-join masks"
+describe "$out/$name.timeline.svg" "wave 0's timeline: active lanes per issued instruction"
+describe "$out/$name.dot" "the CFG before (DOT; red: divergent branches, dashed: inserted blocks)"
+describe "$out/$name.svg" "... drawn as SVG"
+describe "$out/$name.reconverged.dot" "the CFG after reconverge (DOT)"
+describe "$out/$name.reconverged.svg" "... drawn as SVG"
+describe "$out/$name.report.html" "the whole story on one page: open it in a browser"

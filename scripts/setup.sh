@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what reconv needs and is missing, from Debian's packages; does nothing when all is there.
 # Needed: a C compiler, make, cmake. Wanted: LLVM's development files and clang (the LLVM bridge,
-# OpenCL kernels), graphviz (SVG pictures), valgrind (memory checks).
+# OpenCL kernels), graphviz (SVG pictures), valgrind (memory checks); with --tests also chromium
+# (the report page's browser test).
 set -u
 missing=()
 need() { # need COMMAND PACKAGE
@@ -19,6 +20,8 @@ need clang clang
 need opt llvm
 need dot graphviz
 need valgrind valgrind
+# only the tests need a browser (the report page's test opens it): `setup.sh --tests`, as make check
+[ "${1:-}" = "--tests" ] && need chromium chromium
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi

@@ -19,7 +19,7 @@ bool cli_flag(const char *arg, const char *shortname, const char *longname) {
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "reconv %s: ", cmd);
+  fprintf(stderr, "reconv %s: error: ", cmd);
   vfprintf(stderr, fmt, ap);
   fprintf(stderr, "\n(see `reconv %s --help`)\n", cmd);
   va_end(ap);
@@ -108,6 +108,11 @@ int cli_input_opt(const char *cmd, int argc, char **argv, int *i, cli_input_opts
   return 0;
 }
 
+void cli_print_fault(const char *cmd, const rc_fault *f) {
+  if (f->line && f->file[0]) fprintf(stderr, "%s:%u:%u: fault: %s\n", f->file, f->line, f->col, f->message);
+  else fprintf(stderr, "reconv %s: fault: %s\n", cmd, f->message);
+}
+
 void cli_ctx_init(rc_ctx *ctx) {
   rc_ctx_init(ctx);
   const char *v = getenv("RECONV_VERIFY_EACH");
@@ -151,8 +156,36 @@ static bool has_ext(const char *path, const char *ext) {
   return n > e && strcmp(path + n - e, ext) == 0;
 }
 
+/* What standard input holds, by its first bytes: ".bc" (LLVM bitcode), ".ll" (LLVM IR text),
+ * ".cl" (OpenCL C) or ".rir". */
+static const char *stdin_kind(const char *text, size_t len) {
+  if (len >= 4 && (unsigned char)text[0] == 'B' && (unsigned char)text[1] == 'C' && (unsigned char)text[2] == 0xC0 &&
+      (unsigned char)text[3] == 0xDE)
+    return ".bc";
+  if (strncmp(text, "; ModuleID", 10) == 0 || strstr(text, "\ndefine ") || strncmp(text, "define ", 7) == 0 ||
+      strstr(text, "target datalayout") || strstr(text, "target triple"))
+    return ".ll";
+  if (strstr(text, "__kernel") || strstr(text, "kernel void")) return ".cl";
+  return ".rir";
+}
+
 rc_module *cli_load(rc_ctx *ctx, const char *path, const cli_input_opts *o) {
-  if (has_ext(path, ".ll") || has_ext(path, ".bc") || has_ext(path, ".cl")) {
+  char *stdin_text = NULL;
+  size_t stdin_len = 0;
+  const char *kind = NULL;
+  if (strcmp(path, "-") == 0) { /* standard input: its kind from its content */
+    if (!(stdin_text = cli_read_file(ctx, path, &stdin_len))) return NULL;
+    kind = stdin_kind(stdin_text, stdin_len);
+    if (strcmp(kind, ".cl") == 0) {
+      free(stdin_text);
+      rc_report(ctx, RC_SEV_ERROR, "<stdin>", 0, 0,
+                "standard input looks like OpenCL C, which clang compiles from a file: save it as a .cl "
+                "file and give its name");
+      return NULL;
+    }
+  }
+  if (has_ext(path, ".ll") || has_ext(path, ".bc") || has_ext(path, ".cl") ||
+      (kind && strcmp(kind, ".rir") != 0)) {
 #ifdef RECONV_HAVE_LLVM
     rc_llvm_import_opts lo = {0};
     if (o) {
@@ -163,7 +196,12 @@ rc_module *cli_load(rc_ctx *ctx, const char *path, const cli_input_opts *o) {
       lo.ndefines = o->ndefines;
       lo.llvm_divergence = o->llvm_divergence;
     }
-    rc_module *m = rc_llvm_import_file(ctx, path, &lo);
+    if (stdin_text) { /* the import tells .ll from .bc by the name */
+      lo.data = stdin_text;
+      lo.data_len = stdin_len;
+    }
+    rc_module *m = rc_llvm_import_file(ctx, stdin_text ? (strcmp(kind, ".bc") == 0 ? "<stdin>.bc" : "<stdin>.ll") : path, &lo);
+    free(stdin_text);
     /* device functions' parameters: from their calls, unless the target's calling convention says
      * what its backend will assume (amdgcn: divergent unless `inreg`) */
     if (m && m->nkernels && !rc_uniformity_target_flags(m->kernels[0]) && rc_module_param_uniformity(m, 0)) {
@@ -172,17 +210,19 @@ rc_module *cli_load(rc_ctx *ctx, const char *path, const cli_input_opts *o) {
     }
     return m;
 #else
+    free(stdin_text);
     rc_report(ctx, RC_SEV_ERROR, path, 0, 0,
               "reconv was built without the LLVM bridge; it reads only .rir files");
     return NULL;
 #endif
   }
   if (o && o->llvm_passes) {
+    free(stdin_text);
     rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "--llvm-passes applies to .ll, .bc and .cl inputs");
     return NULL;
   }
-  size_t len;
-  char *text = cli_read_file(ctx, path, &len);
+  size_t len = stdin_len;
+  char *text = stdin_text ? stdin_text : cli_read_file(ctx, path, &len);
   if (!text) return NULL;
   rc_module *m = rc_parse_module(ctx, strcmp(path, "-") == 0 ? "<stdin>" : path, text, len);
   free(text);
@@ -232,14 +272,14 @@ int cli_out_open(cli_out *o, const char *path, const char *const *inputs, int ni
   }
   for (int i = 0; i < ninputs; i++)
     if (inputs[i] && same_file(path, inputs[i])) {
-      fprintf(stderr, "reconv: refusing to overwrite the input file '%s'; choose another output file\n", path);
+      fprintf(stderr, "reconv: error: refusing to overwrite the input file '%s'; choose another output file\n", path);
       return EXIT_BAD_INPUT;
     }
   struct stat st;
   if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* /dev/null, a pipe: no temporary file */
     o->f = fopen(path, "wb");
     if (!o->f) {
-      fprintf(stderr, "reconv: cannot write '%s': %s\n", path, strerror(errno));
+      fprintf(stderr, "reconv: error: cannot write '%s': %s\n", path, strerror(errno));
       return EXIT_BAD_INPUT;
     }
     o->direct = rc_xstrdup(path);
@@ -251,7 +291,7 @@ int cli_out_open(cli_out *o, const char *path, const char *const *inputs, int ni
   snprintf(o->tmp, n, "%s.tmp%ld", path, (long)getpid());
   o->f = fopen(o->tmp, "wb");
   if (!o->f) {
-    fprintf(stderr, "reconv: cannot write '%s': %s\n", path, strerror(errno));
+    fprintf(stderr, "reconv: error: cannot write '%s': %s\n", path, strerror(errno));
     free(o->path);
     free(o->tmp);
     memset(o, 0, sizeof *o);
@@ -265,7 +305,7 @@ int cli_out_commit(cli_out *o) {
   if (o->f == stdout) { /* a full disk or a closed pipe must not pass for success */
     o->f = NULL;
     if (fflush(stdout) != 0 || ferror(stdout)) {
-      fprintf(stderr, "reconv: cannot write standard output: %s\n", strerror(errno));
+      fprintf(stderr, "reconv: error: cannot write standard output: %s\n", strerror(errno));
       return EXIT_BAD_INPUT;
     }
     return 0;
@@ -273,7 +313,7 @@ int cli_out_commit(cli_out *o) {
   int rc = 0;
   if (!o->path) { /* written directly */
     if (fclose(o->f) != 0) {
-      fprintf(stderr, "reconv: cannot write '%s': %s\n", o->direct, strerror(errno));
+      fprintf(stderr, "reconv: error: cannot write '%s': %s\n", o->direct, strerror(errno));
       rc = EXIT_BAD_INPUT;
     }
     free(o->direct);
@@ -281,7 +321,7 @@ int cli_out_commit(cli_out *o) {
     return rc;
   }
   if (fclose(o->f) != 0 || rename(o->tmp, o->path) != 0) {
-    fprintf(stderr, "reconv: cannot write '%s': %s\n", o->path, strerror(errno));
+    fprintf(stderr, "reconv: error: cannot write '%s': %s\n", o->path, strerror(errno));
     remove(o->tmp);
     rc = EXIT_BAD_INPUT;
   }
@@ -318,7 +358,7 @@ int cli_write_string(const char *path, const char *data, size_t len, const char 
   if (rc) return rc;
   if (len && fwrite(data, 1, len, o.f) != len) {
     cli_out_abort(&o);
-    fprintf(stderr, "reconv: write error on '%s'\n", path ? path : "-");
+    fprintf(stderr, "reconv: error: write error on '%s'\n", path ? path : "-");
     return EXIT_BAD_INPUT;
   }
   return cli_out_commit(&o);
@@ -335,4 +375,22 @@ void cli_json_string(FILE *f, const char *s) {
     else fputc(c, f);
   }
   fputc('"', f);
+}
+
+void cli_dot_analysis(const rc_kernel *k, unsigned unif_flags, bool show_instructions, bool legend, rc_strbuf *out) {
+  rc_analysis a;
+  rc_analysis_build(&a, k, unif_flags | rc_uniformity_target_flags(k));
+  uint32_t *primary = rc_xmalloc((k->nblocks + 1) * sizeof *primary);
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    primary[b] = RC_NONE;
+    const rc_instr *t = rc_block_term(k->blocks[b]);
+    if (!a.unif.divergent_branch[b] || !t || !rc_domtree_contains(&a.pdom, b)) continue;
+    for (uint32_t e = 0; e < t->ntargets && primary[b] == RC_NONE; e++)
+      if (rc_domtree_contains(&a.pdom, t->targets[e]->id) && rc_dominates(&a.pdom, t->targets[e]->id, b))
+        primary[b] = t->targets[e]->id;
+  }
+  rc_dot_opts o = {a.unif.divergent_branch, show_instructions, primary, !legend};
+  rc_dot_kernel(k, &o, out);
+  free(primary);
+  rc_analysis_free(&a);
 }

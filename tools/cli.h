@@ -46,6 +46,12 @@ typedef struct cli_input_opts {
 int cli_input_opt(const char *cmd, int argc, char **argv, int *i, cli_input_opts *o);
 
 void cli_ctx_init(rc_ctx *ctx);
+/* A fault of a run on standard error: "FILE:LINE:COL: fault: ..." where the faulting instruction
+ * has a source line (a .cl kernel's line tables, a .rir line), else "reconv CMD: fault: ...". */
+void cli_print_fault(const char *cmd, const rc_fault *f);
+/* k's CFG as DOT with the uniformity analysis drawn in: divergent branches red, uniform ones
+ * dotted, the edge to each divergent branch's primary successor bold, and a legend if asked. */
+void cli_dot_analysis(const rc_kernel *k, unsigned unif_flags, bool show_instructions, bool legend, rc_strbuf *out);
 /* Read a whole file ("-" = standard input). Returns NULL after reporting an error. */
 char *cli_read_file(rc_ctx *ctx, const char *path, size_t *len);
 /* Load a module from .rir (or standard input), or through the LLVM bridge from .ll/.bc/.cl.

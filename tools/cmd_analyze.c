@@ -321,7 +321,7 @@ int cmd_analyze(int argc, char **argv) {
   }
   if (ferror(o.f)) {
     cli_out_abort(&o);
-    fprintf(stderr, "reconv: write error on '%s'\n", out ? out : "-");
+    fprintf(stderr, "reconv: error: write error on '%s'\n", out ? out : "-");
     rc = EXIT_BAD_INPUT;
   } else {
     rc = cli_out_commit(&o);

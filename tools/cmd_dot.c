@@ -67,12 +67,7 @@ int cmd_dot(int argc, char **argv) {
     rc_kernel *k = m->kernels[i];
     if (kname && strcmp(k->name, kname[0] == '@' ? kname + 1 : kname) != 0) continue;
     if (analysis) {
-      rc_analysis a;
-      rc_analysis_build(&a, k, flags | rc_uniformity_target_flags(k));
-      dopts.divergent_branch = a.unif.divergent_branch;
-      rc_dot_kernel(k, &dopts, &sb);
-      rc_analysis_free(&a);
-      dopts.divergent_branch = NULL;
+      cli_dot_analysis(k, flags, dopts.show_instructions, true, &sb);
     } else {
       rc_dot_kernel(k, &dopts, &sb);
     }

@@ -104,7 +104,7 @@ int cmd_opt(int argc, char **argv) {
   bool to_llvm = out && (ends_with(out, ".ll") || ends_with(out, ".bc"));
 #ifndef RECONV_HAVE_LLVM
   if (to_llvm) {
-    fprintf(stderr, "reconv opt: writing %s needs the LLVM bridge, which this reconv lacks\n", out);
+    fprintf(stderr, "reconv opt: error: writing %s needs the LLVM bridge, which this reconv lacks\n", out);
     return EXIT_BAD_INPUT;
   }
 #endif

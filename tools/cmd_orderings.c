@@ -199,8 +199,9 @@ int cmd_orderings(int argc, char **argv) {
     if ((only && k != only) || k->level != RC_LEVEL_THREAD) continue;
     if (!json) {
       fprintf(o.f, "kernel @%s (%u blocks)\n", k->name, k->nblocks);
-      fprintf(o.f, "  %-7s %5s %8s %7s %9s %11s %10s\n", "order", "flow", "virtual", "blocks",
-              "uniform", "loops kept", "new cycles");
+      /* one word per column: "uniform-kept 1/2" reads as 1 of 2 uniform branches kept */
+      fprintf(o.f, "  %-7s %5s %8s %7s %13s %11s %11s\n", "order", "flow", "virtual", "blocks",
+              "uniform-kept", "loops-kept", "new-cycles");
     }
     snprintf(list, sizeof list, "%s", orders);
     for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
@@ -225,7 +226,7 @@ int cmd_orderings(int argc, char **argv) {
         char uni[24], loops[24];
         snprintf(uni, sizeof uni, "%u/%u", r.uniform_kept, r.uniform_total);
         snprintf(loops, sizeof loops, "%u/%u", r.loops_kept, r.loops_total);
-        fprintf(o.f, "  %-7s %5u %8u %7u %9s %11s %10u\n", r.order, r.flow, r.virt, r.blocks_after, uni,
+        fprintf(o.f, "  %-7s %5u %8u %7u %13s %11s %11u\n", r.order, r.flow, r.virt, r.blocks_after, uni,
                 loops, r.new_cycles);
         if (show) fprintf(o.f, "          ordering (before PrepareOrdering): %s\n", r.sequence);
       }

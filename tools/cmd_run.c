@@ -209,7 +209,7 @@ int cmd_run(int argc, char **argv) {
       }
     }
     if (fault.happened) {
-      fprintf(stderr, "reconv run: fault: %s\n", fault.message);
+      cli_print_fault("run", &fault);
       rc = EXIT_BAD_INPUT;
     }
   }

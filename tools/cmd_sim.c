@@ -95,6 +95,13 @@ static int parse_args(int argc, char **argv, sim_opts *o, cli_input_opts *in, cl
   return 0;
 }
 
+static bool calls_functions(const rc_kernel *k) {
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      if (i->op == RC_OP_CALLFN) return true;
+  return false;
+}
+
 int cmd_sim(int argc, char **argv) {
   sim_opts o = {0};
   cli_input_opts in = {0};
@@ -112,8 +119,15 @@ int cmd_sim(int argc, char **argv) {
   rc_run_spec s;
   rc_run_spec_init(&s);
   if (k && o.check && k->level == RC_LEVEL_WAVE) {
-    rc_error(&ctx, "--check needs a thread-level kernel to compare with; @%s is already a wave kernel",
-             k->name);
+    rc_error(&ctx, "--check needs a thread-level kernel to compare with; @%s is already a wave kernel. "
+                   "Give the thread-level file (the input of `reconv opt`) and the pipeline instead: "
+                   "reconv sim --check -p 'reconverge,lower' KERNEL.cl|.ll|.rir", k->name);
+    k = NULL;
+  }
+  if (k && k->level == RC_LEVEL_WAVE && calls_functions(k)) {
+    rc_error(&ctx, "@%s is lowered code that calls device functions, which the wave machines cannot "
+                   "run; give the thread-level file and the pipeline (reconv sim -p 'reconverge,lower' "
+                   "FILE inlines the calls before lowering)", k->name);
     k = NULL;
   }
   if (k && o.mode == SIM_MODE_IPDOM && k->level != RC_LEVEL_THREAD) {
@@ -157,7 +171,7 @@ int cmd_sim(int argc, char **argv) {
         }
       }
       if (res.fault.happened) {
-        fprintf(stderr, "reconv sim: fault: %s\n", res.fault.message);
+        cli_print_fault("sim", &res.fault);
         rc = EXIT_BAD_INPUT;
       } else if (o.check && !res.equivalent) {
         if (!o.json) fprintf(stderr, "reconv sim: check failed: %s\n", res.why);

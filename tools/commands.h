@@ -13,5 +13,6 @@ int cmd_gen(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -28,6 +28,7 @@ static const command commands[] = {
     {"analyze", cmd_analyze, "report cycles, uniformity and structure (reducible, reconverging ...)"},
     {"sim", cmd_sim, "run a kernel in waves (IPDOM stack, or lowered wave code) and report metrics"},
     {"compare", cmd_compare, "compare strategies (IPDOM stack, reconverge+lower per ordering) on a kernel"},
+    {"report", cmd_report, "write one HTML page with a kernel's CFGs, the comparison, its timeline"},
 };
 
 static void usage(FILE *f) {
@@ -70,12 +71,12 @@ int main(int argc, char **argv) {
       int rc = commands[i].run(argc - 1, argv + 1);
       /* whatever a command printed must have arrived: a full disk is not success */
       if ((fflush(stdout) != 0 || ferror(stdout)) && rc == EXIT_OK) {
-        fprintf(stderr, "reconv: cannot write standard output: %s\n", strerror(errno));
+        fprintf(stderr, "reconv: error: cannot write standard output: %s\n", strerror(errno));
         rc = EXIT_BAD_INPUT;
       }
       return rc;
     }
-  fprintf(stderr, "reconv: unknown command '%s'\n", c);
+  fprintf(stderr, "reconv: error: unknown command '%s'\n", c);
   usage(stderr);
   return EXIT_USAGE;
 }

@@ -27,7 +27,7 @@ uint32_t sim_count_blocks(const rc_kernel *k, uint32_t flags) {
 /* k after LLVM's passes: exported to LLVM IR, imported back through the passes (run by LLVM in a
  * child process; the blocks they insert come back marked !flow or !virtual), in a module of its
  * own. */
-static rc_kernel *llvm_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const char *passes) {
+static rc_kernel *llvm_copy(rc_ctx *ctx, rc_module **own, rc_kernel *k, const char *passes) {
 #ifdef RECONV_HAVE_LLVM
   rc_llvm_export_opts eo = {k, false, false};
   char *text = NULL;
@@ -40,14 +40,14 @@ static rc_kernel *llvm_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const ch
   io.passes = passes;
   io.data = text;
   io.data_len = len;
-  res->own = rc_llvm_import_file(ctx, name.data, &io);
+  *own = rc_llvm_import_file(ctx, name.data, &io);
   rc_sb_free(&name);
   free(text);
-  rc_kernel *c = res->own ? rc_module_find_kernel(res->own, k->name) : NULL;
-  if (res->own && !c) rc_error(ctx, "@%s did not come back from LLVM", k->name);
+  rc_kernel *c = *own ? rc_module_find_kernel(*own, k->name) : NULL;
+  if (*own && !c) rc_error(ctx, "@%s did not come back from LLVM", k->name);
   return c;
 #else
-  (void)res;
+  (void)own;
   (void)k;
   rc_error(ctx, "LLVM passes '%s': reconv was built without the LLVM bridge", passes);
   return NULL;
@@ -75,18 +75,17 @@ static void clone_functions(rc_module *into, const rc_module *from) {
   }
 }
 
-/* A copy of k, in a module of its own so that it keeps k's name (after LLVM's passes, if any),
- * transformed by the pipeline into a wave kernel. */
-static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const char *pipeline,
-                             const char *llvm_passes) {
+rc_kernel *sim_transform_copy(rc_ctx *ctx, rc_kernel *k, const char *pipeline, const char *llvm_passes,
+                              rc_module **own, rc_stats *stats) {
   rc_kernel *c;
+  *own = NULL;
   if (llvm_passes) {
-    c = llvm_copy(ctx, res, k, llvm_passes);
+    c = llvm_copy(ctx, own, k, llvm_passes);
     if (!c) return NULL;
   } else {
-    res->own = rc_module_new(ctx, k->mod->filename);
-    clone_functions(res->own, k->mod);
-    c = rc_kernel_clone(res->own, k, k->name);
+    *own = rc_module_new(ctx, k->mod->filename);
+    clone_functions(*own, k->mod);
+    c = rc_kernel_clone(*own, k, k->name);
   }
   /* device functions are inlined before the pipeline (as GPU compilers inline them): a callee is
    * reconverged and lowered in its caller, and at wave level runs under the caller's exec mask */
@@ -97,7 +96,16 @@ static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const c
               stuck->u.callee->name);
     return NULL;
   }
-  if (rc_pipeline_run(ctx, c, pipeline, NULL, &res->pass_stats) != 0) return NULL;
+  if (pipeline && rc_pipeline_run(ctx, c, pipeline, NULL, stats) != 0) return NULL;
+  return c;
+}
+
+/* A copy of k, in a module of its own so that it keeps k's name (after LLVM's passes, if any),
+ * transformed by the pipeline into a wave kernel. */
+static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const char *pipeline,
+                             const char *llvm_passes) {
+  rc_kernel *c = sim_transform_copy(ctx, k, pipeline, llvm_passes, &res->own, &res->pass_stats);
+  if (!c) return NULL;
   if (c->level != RC_LEVEL_WAVE) {
     rc_error(ctx, "the pipeline '%s' left @%s at thread level; end it with lower", pipeline, k->name);
     return NULL;
@@ -188,9 +196,11 @@ void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s) {
     fprintf(f, "kernel @%s on the %s: %" PRIu64 " threads in %" PRIu64 " wave%s of %u lanes\n",
             res->orig->name, res->mode == SIM_MODE_IPDOM ? "IPDOM-stack model" : "wave simulator", st->threads,
             st->waves, st->waves == 1 ? "" : "s", st->wave_size);
-    if (res->pipeline)
-      fprintf(f, "  lowered with %s: %u blocks, %u flow blocks\n", res->pipeline, sim_count_blocks(k, 0),
-              sim_count_blocks(k, RC_BLOCK_FLOW));
+    if (res->pipeline) {
+      uint32_t nb = sim_count_blocks(k, 0), nf = sim_count_blocks(k, RC_BLOCK_FLOW);
+      fprintf(f, "  lowered with %s: %u block%s, %u flow block%s\n", res->pipeline, nb, nb == 1 ? "" : "s", nf,
+              nf == 1 ? "" : "s");
+    }
     fprintf(f, "  vector instructions        %" PRIu64 "\n", st->vector_instrs);
     fprintf(f, "  scalar instructions        %" PRIu64 "\n", st->scalar_instrs);
     fprintf(f, "  mask instructions          %" PRIu64 "\n", st->mask_instrs);
@@ -205,15 +215,19 @@ void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s) {
     fprintf(f, "buffer %%%s %s[%" PRIu64 "] checksum 0x%016" PRIx64 "\n", b->param, rc_type_name(b->elem),
             b->count, rc_buffer_checksum(b));
   }
+  /* the block column as wide as the longest name */
+  int w = 14;
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    if ((int)strlen(k->blocks[b]->name) > w) w = (int)strlen(k->blocks[b]->name);
   if (res->mode == SIM_MODE_THREAD) {
-    fprintf(f, "%-16s %9s\n", "block", "entered");
+    fprintf(f, "%-*s %9s\n", w + 2, "block", "entered");
     for (uint32_t b = 0; b < k->nblocks; b++)
-      fprintf(f, "  %-14s %9" PRIu64 "\n", k->blocks[b]->name, st->block_entries[b]);
+      fprintf(f, "  %-*s %9" PRIu64 "\n", w, k->blocks[b]->name, st->block_entries[b]);
   } else {
-    fprintf(f, "%-16s %9s %9s %9s %12s %10s %10s\n", "block", "entered", "vector", "scalar", "active lanes",
+    fprintf(f, "%-*s %9s %9s %9s %12s %10s %10s\n", w + 2, "block", "entered", "vector", "scalar", "active lanes",
             "efficiency", "duplicates");
     for (uint32_t b = 0; b < k->nblocks; b++)
-      fprintf(f, "  %-14s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %12" PRIu64 " %9.1f%% %10" PRIu64 "\n",
+      fprintf(f, "  %-*s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %12" PRIu64 " %9.1f%% %10" PRIu64 "\n", w,
               k->blocks[b]->name, st->block_entries[b], st->block_vector_instrs[b], st->block_scalar_instrs[b],
               st->block_active_lane_instrs[b],
               100.0 * ratio(st->block_active_lane_instrs[b], st->block_vector_instrs[b], st->wave_size),

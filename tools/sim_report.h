@@ -47,6 +47,13 @@ void sim_result_free(sim_result *res);
 void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s);
 void sim_report_json(FILE *f, const sim_result *res, const rc_run_spec *s);
 
+/* A copy of k in a module of its own (*own, freed by the caller even on failure): after LLVM's
+ * passes when llvm_passes is set (exported to LLVM IR and imported back), with device functions
+ * inlined, then transformed by pipeline (NULL: none; its statistics into stats, which may be NULL).
+ * NULL after reporting an error. */
+rc_kernel *sim_transform_copy(rc_ctx *ctx, rc_kernel *k, const char *pipeline, const char *llvm_passes,
+                              rc_module **own, rc_stats *stats);
+
 /* Static counts of a kernel: blocks, and blocks flagged !flow / !guard / !virtual. */
 uint32_t sim_count_blocks(const rc_kernel *k, uint32_t flags);
 

@@ -191,6 +191,12 @@ bool rc_unstructured_edges(const rc_cfg *g, const rc_domtree *dom, const rc_domt
 bool rc_is_reconverging(const rc_kernel *k, const rc_cfg *g, const rc_domtree *pdom,
                         const rc_uniformity *u, rc_u32vec *where);
 
+/* The question in one call: is k reconverging (thesis Def. 15), under the uniformity analysis with
+ * unif_flags and the flags of k's target (rc_uniformity_target_flags)? Returns 1 yes, 0 no (where,
+ * when not NULL, receives the ids of the blocks whose divergent branch has no post-dominating
+ * successor), -1 when the analysis fails (reported through ctx). */
+int rc_kernel_reconverging(rc_ctx *ctx, const rc_kernel *k, unsigned unif_flags, rc_u32vec *where);
+
 /* ---- everything at once ------------------------------------------------------------------------------------ */
 
 typedef struct rc_analysis {

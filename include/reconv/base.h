@@ -105,6 +105,9 @@ typedef struct rc_strbuf {
 } rc_strbuf;
 void rc_sb_init(rc_strbuf *sb);
 void rc_sb_reserve(rc_strbuf *sb, size_t n); /* room for n more bytes and the terminating NUL */
+/* Append everything f (a FILE *, passed as void * so that this header needs no stdio.h) holds until
+ * its end; false on a read error. */
+bool rc_sb_read_all(rc_strbuf *sb, void *f);
 void rc_sb_free(rc_strbuf *sb);
 void rc_sb_puts(rc_strbuf *sb, const char *s);
 void rc_sb_putc(rc_strbuf *sb, char c);

@@ -686,6 +686,9 @@ rc_module *rc_parse_module(rc_ctx *ctx, const char *filename, const char *text, 
 /* The same without the verifier run (for tools that want to show broken IR). */
 rc_module *rc_parse_module_unverified(rc_ctx *ctx, const char *filename, const char *text,
                                       size_t len);
+/* Read and parse the .rir file at path (rc_parse_module); a file that cannot be read is reported
+ * as "path: error: cannot read: ..." and gives NULL. (LLVM IR and OpenCL C: rc_llvm_import_file.) */
+rc_module *rc_parse_file(rc_ctx *ctx, const char *path);
 
 /* ---- pictures ---------------------------------------------------------------------------------------
  * Graphviz DOT of a kernel's CFG, drawn like the thesis's figures: one box per block with its name,
@@ -695,6 +698,10 @@ rc_module *rc_parse_module_unverified(rc_ctx *ctx, const char *filename, const c
 typedef struct rc_dot_opts {
   const uint8_t *divergent_branch; /* per block id, or NULL when no analysis was run */
   bool show_instructions;          /* list each block's instructions in its box */
+  /* per block id: the id of the successor that post-dominates its divergent branch (its primary
+   * successor, thesis Def. 15; RC_NONE: none), drawn bold; NULL: not drawn */
+  const uint32_t *primary_successor;
+  bool no_legend;                  /* with an analysis: leave out the legend box */
 } rc_dot_opts;
 void rc_dot_kernel(const rc_kernel *k, const rc_dot_opts *o, rc_strbuf *out);
 

@@ -199,6 +199,10 @@ void rc_frame_segments(rc_segment *segs, uint8_t *storage, const uint64_t *offse
 typedef struct rc_fault {
   bool happened;
   char message[512]; /* "kernel @k, block B, instruction `...`, thread 17: out-of-bounds load ..." */
+  /* where the instruction comes from: the kernel's file (a .cl file's line tables give its source
+   * lines), line 0 when unknown */
+  char file[256];
+  uint32_t line, col;
 } rc_fault;
 
 /* ---- traces --------------------------------------------------------------------------------------------------

@@ -20,3 +20,14 @@ void rc_analysis_free(rc_analysis *a) {
   rc_domtree_free(&a->dom);
   rc_cfg_free(&a->cfg);
 }
+
+int rc_kernel_reconverging(rc_ctx *ctx, const rc_kernel *k, unsigned unif_flags, rc_u32vec *where) {
+  rc_analysis a;
+  if (rc_analysis_build(&a, k, unif_flags | rc_uniformity_target_flags(k)) != 0) {
+    rc_analysis_free(&a);
+    return rc_error(ctx, "kernel @%s: the uniformity analysis failed", k->name);
+  }
+  bool yes = rc_is_reconverging(k, &a.cfg, &a.pdom, &a.unif, where);
+  rc_analysis_free(&a);
+  return yes ? 1 : 0;
+}

@@ -38,11 +38,14 @@ void rc_dot_kernel(const rc_kernel *k, const rc_dot_opts *o, rc_strbuf *out) {
       }
     }
     rc_sb_putc(out, '"');
-    if (o->show_instructions) rc_sb_puts(out, ", shape=box, align=left");
-    else rc_sb_puts(out, ", shape=ellipse");
-    if (blk->bflags & RC_BLOCK_SYNTHETIC) rc_sb_puts(out, ", style=dashed");
-    if (o->divergent_branch && o->divergent_branch[b])
-      rc_sb_puts(out, ", style=filled, fillcolor=\"#f4a6a6\"");
+    if (o->show_instructions) rc_sb_puts(out, ", align=left");
+    /* one style attribute: Graphviz keeps only the last one given */
+    bool inserted = (blk->bflags & RC_BLOCK_SYNTHETIC) != 0;
+    bool divergent = o->divergent_branch && o->divergent_branch[b];
+    if (inserted || divergent)
+      rc_sb_printf(out, ", style=\"%s%s%s\"", inserted ? "dashed" : "", inserted && divergent ? "," : "",
+                   divergent ? "filled" : "");
+    if (divergent) rc_sb_puts(out, ", fillcolor=\"#f4a6a6\"");
     rc_sb_puts(out, "];\n");
   }
   for (uint32_t b = 0; b < k->nblocks; b++) {
@@ -60,10 +63,24 @@ void rc_dot_kernel(const rc_kernel *k, const rc_dot_opts *o, rc_strbuf *out) {
         e ? rc_sb_printf(&attrs, "label=\"%" PRId64 "\"", t->cases[e - 1])
           : rc_sb_puts(&attrs, "label=\"default\"");
       if (uniform) rc_sb_printf(&attrs, "%sstyle=dotted", attrs.len ? ", " : "");
+      if (conditional && !uniform && o->primary_successor && o->primary_successor[b] == t->targets[e]->id)
+        rc_sb_printf(&attrs, "%spenwidth=2.5", attrs.len ? ", " : "");
       if (attrs.len) rc_sb_printf(out, " [%s]", attrs.data);
       rc_sb_puts(out, ";\n");
       rc_sb_free(&attrs);
     }
+  }
+  if (o->divergent_branch && !o->no_legend) { /* what the colours and lines mean */
+    rc_sb_puts(out, "  subgraph cluster_legend {\n"
+                    "    label=\"legend\"; fontname=\"Helvetica\"; style=rounded; color=gray;\n"
+                    "    legend_divergent [label=\"divergent branch\", style=filled, fillcolor=\"#f4a6a6\"];\n"
+                    "    legend_inserted [label=\"inserted block (flow, virtual)\", style=dashed];\n"
+                    "    legend_from [label=\"\", shape=point]; legend_to [label=\"\", shape=point];\n"
+                    "    legend_from -> legend_to [style=dotted, label=\"uniform branch\"];\n");
+    if (o->primary_successor)
+      rc_sb_puts(out, "    legend_from2 [label=\"\", shape=point]; legend_to2 [label=\"\", shape=point];\n"
+                      "    legend_from2 -> legend_to2 [penwidth=2.5, label=\"to the primary successor\"];\n");
+    rc_sb_puts(out, "  }\n");
   }
   rc_sb_puts(out, "}\n");
 }

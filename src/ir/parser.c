@@ -6,8 +6,10 @@
 #include "parse_names.h"
 #include "reconv/ir.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1260,4 +1262,20 @@ rc_module *rc_parse_module(rc_ctx *ctx, const char *filename, const char *text, 
 rc_module *rc_parse_module_unverified(rc_ctx *ctx, const char *filename, const char *text,
                                       size_t len) {
   return parse(ctx, filename, text, len, false);
+}
+
+rc_module *rc_parse_file(rc_ctx *ctx, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
+    return NULL;
+  }
+  rc_strbuf text = {0};
+  bool bad = !rc_sb_read_all(&text, f);
+  fclose(f);
+  rc_module *m = NULL;
+  if (bad) rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot read: a read error");
+  else m = rc_parse_module(ctx, path, text.data ? text.data : "", text.len);
+  rc_sb_free(&text);
+  return m;
 }

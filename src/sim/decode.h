@@ -137,6 +137,8 @@ static inline uint64_t sim_global_addr(const rc_global *g) {
  * ... (...)", "store of 4 bytes through a null pointer (...)"). */
 void sim_access_fault_text(const rc_addr_map *m, const char *const *names, const char *what,
                            uint64_t addr, uint64_t n, char *buf, size_t len);
+/* The fault's source location: instruction i's line and column in its module's file. */
+void sim_fault_where(rc_fault *f, const rc_instr *i);
 /* A thread's name in fault messages: "17", or "17 (global id 1,2,0)" in 2- and 3-d launches. */
 void sim_thread_name(const rc_run_spec *s, uint64_t linear, const uint32_t gid[3], char *buf,
                      size_t len);

@@ -86,6 +86,7 @@ static int fault_at(interp *it, const sim_thread *t, uint32_t pc, const char *fm
   char thread[96];
   sim_thread_name(it->s, t->linear, t->gid, thread, sizeof thread);
   it->fault->happened = true;
+  sim_fault_where(it->fault, i);
   snprintf(it->fault->message, sizeof it->fault->message,
            "kernel @%s, block %s, instruction `%s`, thread %s: %s", it->name, i->parent->name,
            text.data ? text.data : "", thread, msg);

@@ -90,8 +90,8 @@ static const char *instr_problem(const rc_kernel *k, const rc_instr *i, bool *re
   case RC_OP_CALLFN:
     if (!i->u.callee || i->u.callee->nblocks == 0) return "the called function has no body";
     if (k->level == RC_LEVEL_WAVE)
-      return "a call in lowered code has no exec mask to run the callee under; give the thread-level "
-             "kernel and the pipeline (reconv sim -p 'reconverge,lower' inlines device functions before it)";
+      return "a call in lowered code has no exec mask to run the callee under; inline the calls "
+             "(rc_inline_calls) before lowering, so that each callee is lowered in its caller";
     *rewrite = true; /* inlined into the copy */
     return NULL;
   case RC_OP_OPAQUE:

@@ -98,6 +98,13 @@ void sim_access_fault_text(const rc_addr_map *m, const char *const *names, const
            why);
 }
 
+void sim_fault_where(rc_fault *f, const rc_instr *i) {
+  const char *file = i->parent && i->parent->parent && i->parent->parent->mod ? i->parent->parent->mod->filename : NULL;
+  snprintf(f->file, sizeof f->file, "%s", file ? file : "");
+  f->line = file ? i->line : 0;
+  f->col = file ? i->col : 0;
+}
+
 void sim_thread_name(const rc_run_spec *s, uint64_t linear, const uint32_t gid[3], char *buf,
                      size_t len) {
   if (s->dims > 1)

@@ -23,6 +23,7 @@ static int fault_msg(sim_run *r, uint32_t pc, const char *who, const char *msg) 
   rc_sb_init(&text);
   rc_print_instr(i, &text);
   r->fault->happened = true;
+  sim_fault_where(r->fault, i);
   snprintf(r->fault->message, sizeof r->fault->message, "kernel @%s, block %s, instruction `%s`, %s: %s",
            r->name, i->parent->name, text.data ? text.data : "", who, msg);
   rc_sb_free(&text);
@@ -408,7 +409,7 @@ int waverun(rc_ctx *ctx, const sim_machine *mach, const rc_kernel *k, const rc_r
                      "kernel @%s is a %s-level kernel; the %s runs %s-level kernels%s", k->name,
                      k->level == RC_LEVEL_WAVE ? "wave" : "thread", mach->what,
                      mach->level == RC_LEVEL_WAVE ? "wave" : "thread",
-                     mach->level == RC_LEVEL_WAVE ? " (lower it first: reconv opt -p reconverge,lower)" : "");
+                     mach->level == RC_LEVEL_WAVE ?  " (lower it first: the pipeline reconverge,lower)" : "");
   if (ctx->verify_each && rc_verify_kernel(ctx, k) != 0) return -1;
   if (rc_run_spec_check(ctx, s, k) != 0) return -1;
   if (s->wave < 1 || s->wave > 64) return rc_error(ctx, "the wave size must be 1 to 64, not %u", s->wave);

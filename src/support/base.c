@@ -204,6 +204,18 @@ void rc_sb_reserve(rc_strbuf *sb, size_t n) {
   sb_reserve(sb, n);
 }
 
+bool rc_sb_read_all(rc_strbuf *sb, void *f) {
+  char chunk[65536];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, (FILE *)f)) > 0) {
+    sb_reserve(sb, got);
+    memcpy(sb->data + sb->len, chunk, got);
+    sb->len += got;
+    sb->data[sb->len] = 0;
+  }
+  return !ferror((FILE *)f);
+}
+
 void rc_sb_putc(rc_strbuf *sb, char c) {
   sb_reserve(sb, 1);
   sb->data[sb->len++] = c;

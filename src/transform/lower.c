@@ -89,7 +89,7 @@ static int not_reconverging(lower *L, const rc_block *b, const char *why) {
   rc_print_instr(rc_block_term(b), &text);
   int rc = rc_report(L->ctx, RC_SEV_ERROR, b->line ? L->k->mod->filename : NULL, b->line, b->col,
                      "lower: kernel @%s is not reconverging (thesis Def. 15): %s the divergent branch "
-                     "in block %s (`%s`); run reconverge first (reconv opt -p reconverge,lower)",
+                     "in block %s (`%s`); run reconverge first (the pipeline reconverge,lower)",
                      L->k->name, why, b->name, text.data ? text.data : "");
   rc_sb_free(&text);
   return rc;
@@ -447,10 +447,10 @@ static void set_stats(const lower *L, rc_stats *stats) {
   rc_stats_set(stats, "rejoin_ors", L->nors);
   rc_stats_set(stats, "zero_inits", L->nzeros);
   rc_stats_set(stats, "virtual_splits", L->nsplits);
-  rc_stats_set(stats, "flow_blocks", L->nflow);
+  rc_stats_set(stats, "rejoin_flow_blocks", L->nflow);
   rc_stats_set(stats, "empty_exec_skips", L->nskips);
   rc_stats_set(stats, "phi_registers", L->nphiregs);
-  rc_stats_set(stats, "scalar_instructions", L->nscalar);
+  rc_stats_set(stats, "static_scalar_instructions", L->nscalar);
   rc_stats_set(stats, "wave_divergent_branches", L->nwavediv);
   rc_stats_set(stats, "reconverge_reruns", L->nreruns);
   rc_stats_set(stats, "blocks_after", L->k->nblocks);

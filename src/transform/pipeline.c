@@ -225,8 +225,13 @@ int rc_pipeline_run(rc_ctx *ctx, rc_kernel *k, const char *pipeline, const rc_pi
   int rc = 0;
   for (uint32_t i = 0; i < n && rc == 0; i++) {
     const rc_pass_info *pi = rc_pass_lookup(inv[i].name);
-    if (!pi) {
-      rc = rc_error(ctx, "unknown pass '%s' (reconv opt --list-passes shows them)", inv[i].name);
+    if (!pi) { /* name the passes there are (the library's callers are not all the CLI) */
+      uint32_t np;
+      const rc_pass_info *all = rc_pass_list(&np);
+      rc_strbuf names = {0};
+      for (uint32_t j = 0; j < np; j++) rc_sb_printf(&names, "%s%s", j ? ", " : "", all[j].name);
+      rc = rc_error(ctx, "unknown pass '%s' (the passes: %s)", inv[i].name, names.data ? names.data : "");
+      rc_sb_free(&names);
       break;
     }
     if (rc_pass_args_check(ctx, pi->name, &inv[i].args)) {

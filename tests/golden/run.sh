@@ -8,8 +8,8 @@
 #
 # In a command: %s is the test file, %S its directory, %t a scratch file path, %T a scratch dir.
 # Each command's output (stdout, then stderr) is followed by "[exit N]" when N is not 0.
-# "REQUIRES: llvm" or "REQUIRES: dot" skip the test when reconv lacks the LLVM bridge or graphviz
-# is missing.
+# "REQUIRES: llvm", "REQUIRES: dot" or "REQUIRES: chromium" skip the test when reconv lacks the LLVM
+# bridge, or graphviz or the chromium browser is missing.
 set -u
 mode=$1
 file=$2
@@ -20,6 +20,9 @@ if grep -q 'REQUIRES:.*llvm' "$file" && ! reconv --version 2>/dev/null | grep -q
 fi
 if grep -q 'REQUIRES:.*dot' "$file" && ! command -v dot >/dev/null 2>&1; then
   echo "skipped: graphviz is not installed"; exit 77
+fi
+if grep -q 'REQUIRES:.*chromium' "$file" && ! command -v chromium >/dev/null 2>&1; then
+  echo "skipped: no browser: Debian's chromium is not installed (make check installs it)"; exit 77
 fi
 
 tmpdir=$(mktemp -d)

@@ -210,7 +210,7 @@ TEST(fig4_3a_redundant_zeroing_and_the_flow_block_variant) {
   CHECK(k != NULL);
   if (!k) return;
   CHECK_EQ_INT(stat_of(&st, "zero_inits"), 0);
-  CHECK_EQ_INT(stat_of(&st, "flow_blocks"), 1);
+  CHECK_EQ_INT(stat_of(&st, "rejoin_flow_blocks"), 1);
   rc_block *f = rc_kernel_find_block(k, "X.flow");
   CHECK(f && (f->bflags & RC_BLOCK_FLOW));
   if (f) {
@@ -250,7 +250,7 @@ TEST(fig4_4a_virtual_split_zeroes_after_the_restore) {
   rc_module_free(m);
   /* with a flow block before D, D's self loop no longer enters the re-join: no split */
   k = lowered(&d, &m, "examples/thesis/fig4_4a.rir", "lower[flow]", &st);
-  CHECK(k && stat_of(&st, "virtual_splits") == 0 && stat_of(&st, "flow_blocks") == 1);
+  CHECK(k && stat_of(&st, "virtual_splits") == 0 && stat_of(&st, "rejoin_flow_blocks") == 1);
   rc_stats_free(&st);
   rc_module_free(m);
   check_alike(&d, "examples/thesis/fig4_4a.rir", "lower");
