@@ -23,7 +23,8 @@ static const char help[] =
     "  --llvm-passes P, --target T, -O N, -D NAME[=V]   import options for .ll/.bc/.cl\n"
     "  -h, --help          show this help\n\n"
     "JSON fields: kernel, blocks, reachable_blocks, edges, reducible, irreducible_at, structured,\n"
-    "not_structured_at, reconverging, not_reconverging_at, unstructured_edges ([from, to] pairs),\n"
+    "not_structured_at, reconverging, not_reconverging_at, divergent_barriers (blocks whose barrier\n"
+    "is in divergent control flow), unstructured_edges ([from, to] pairs),\n"
     "divergent_branches, uniform_branches, sync_joins (block names), cycles, irreducible_cycles\n"
     "(counts), cycle_forest (header, parent, depth, reducible, blocks, entries, exits,\n"
     "divergent_exit, assumed_divergent per cycle), divergent_values, uniform_values (value names).\n"
@@ -35,7 +36,7 @@ typedef struct report {
   rc_analysis a;
   uint32_t reachable;
   bool reducible, structured, no_unstructured, reconverging;
-  rc_u32vec irreducible_at, not_structured_at, unstructured, not_reconverging_at;
+  rc_u32vec irreducible_at, not_structured_at, unstructured, not_reconverging_at, divergent_barriers;
   char **value_name; /* per value id: "%x" as the printer writes it, or NULL */
 } report;
 
@@ -69,6 +70,7 @@ static void report_build(report *r, const rc_kernel *k, unsigned flags) {
   r->no_unstructured =
       rc_unstructured_edges(&r->a.cfg, &r->a.dom, &r->a.pdom, &r->a.cycles, &r->unstructured);
   r->reconverging = rc_is_reconverging(k, &r->a.cfg, &r->a.pdom, &r->a.unif, &r->not_reconverging_at);
+  rc_divergent_barriers(k, &r->a, &r->divergent_barriers);
   name_values(r);
 }
 
@@ -79,6 +81,7 @@ static void report_free(report *r) {
   rc_vec_free(&r->not_structured_at);
   rc_vec_free(&r->unstructured);
   rc_vec_free(&r->not_reconverging_at);
+  rc_vec_free(&r->divergent_barriers);
   rc_analysis_free(&r->a);
 }
 
@@ -139,6 +142,8 @@ static void text_report(FILE *f, const report *r) {
                &r->not_structured_at);
   text_verdict(f, k, "reconverging:      ", r->reconverging,
                "divergent branches without a post-dominating successor", &r->not_reconverging_at);
+  text_verdict(f, k, "barriers uniform:  ", r->divergent_barriers.len == 0,
+               "barriers in divergent control flow", &r->divergent_barriers);
   fputs("  unstructured edges: ", f);
   if (!r->unstructured.len) fputs("(none)", f);
   for (uint32_t i = 0; i + 1 < r->unstructured.len; i += 2)
@@ -222,6 +227,8 @@ static void json_report(FILE *f, const report *r) {
   json_blocks(f, k, r->not_structured_at.data, r->not_structured_at.len);
   fprintf(f, ", \"reconverging\": %s, \"not_reconverging_at\": ", r->reconverging ? "true" : "false");
   json_blocks(f, k, r->not_reconverging_at.data, r->not_reconverging_at.len);
+  fputs(", \"divergent_barriers\": ", f);
+  json_blocks(f, k, r->divergent_barriers.data, r->divergent_barriers.len);
   fputs(", \"unstructured_edges\": [", f);
   for (uint32_t i = 0; i + 1 < r->unstructured.len; i += 2) {
     fputs(i ? ", [" : "[", f);

@@ -208,6 +208,11 @@ typedef struct rc_analysis {
 int rc_analysis_build(rc_analysis *a, const rc_kernel *k, unsigned unif_flags);
 void rc_analysis_free(rc_analysis *a);
 
+/* Blocks holding a barrier in divergent control flow: reachable from a divergent branch that they
+ * do not post-dominate (src/analysis/convergence.c). Appends their ids to where (may be NULL);
+ * returns how many there are. */
+uint32_t rc_divergent_barriers(const rc_kernel *k, const rc_analysis *a, rc_u32vec *where);
+
 #ifdef __cplusplus
 }
 #endif

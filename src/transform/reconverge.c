@@ -52,6 +52,8 @@
  * (ssa_repair.c), as the thesis's pass does with SSAUpdater. */
 #include "reconverge_internal.h"
 
+#include <stdio.h>
+
 /* PrepareOrdering's virtual node Y of block B: B's branch lives in Y while the transform runs
  * (thesis 4.3.1). Afterwards Y's code goes back into B, which only jumped to Y. Y is left empty
  * and unreachable; the caller removes all of them at once (one removal at a time would renumber
@@ -337,8 +339,7 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
   return rc;
 }
 
-int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
-  if (rc_pass_args_check(ctx, "reconverge", args)) return -1;
+static int reconverge_kernel(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
   const char *order_name = rc_pass_arg_get(args, "order");
   int order = order_name ? rc_order_lookup(order_name) : RC_ORDER_DFPD;
   if (order < 0)
@@ -434,3 +435,79 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
   return rc;
 }
 
+/* ---- barriers stay in uniform control flow ------------------------------------------------------- */
+
+/* Barrier blocks of k in divergent control flow (under reconverge's uniformity flags), or 0 when k
+ * has none. */
+static uint32_t divergent_barriers(const rc_kernel *k, const rc_pass_args *args) {
+  unsigned flags = (rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0) | rc_uniformity_target_flags(k);
+  rc_analysis a;
+  rc_analysis_build(&a, k, flags);
+  uint32_t n = rc_divergent_barriers(k, &a, NULL);
+  rc_analysis_free(&a);
+  return n;
+}
+
+static bool has_barrier(const rc_kernel *k) {
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      if (i->op == RC_OP_CALL && i->pred == RC_BI_BARRIER) return true;
+  return false;
+}
+
+/* Would reconverge with these arguments leave k's barriers in uniform control flow (no more of them
+ * in divergent control flow than before)? Tried on a copy; false also when the copy fails. */
+static bool keeps_barriers_uniform(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, uint32_t before) {
+  char name[256];
+  rc_kernel *c = NULL;
+  for (unsigned n = 0; !c; n++) {
+    snprintf(name, sizeof name, "%.200s.barrier_check%u", k->name, n);
+    if (!rc_module_find_kernel(k->mod, name)) c = rc_kernel_clone(k->mod, k, name);
+  }
+  rc_ctx quiet = *ctx;
+  quiet.diag = NULL; /* the real run reports */
+  quiet.diag_user = NULL;
+  bool ok = reconverge_kernel(&quiet, c, args, NULL) == 0 && divergent_barriers(c, args) <= before;
+  rc_module_remove_kernel(k->mod, c);
+  return ok;
+}
+
+/* The pass. An ordering that does not respect post-dominance (DF, BF) can reroute the uniform
+ * branches around a barrier through flow blocks that a divergent branch reaches, putting the
+ * barrier in divergent control flow (issue: the bitonic kernels under order=df). A kernel with
+ * barriers is therefore reconverged on a copy first; when its barriers would end up in divergent
+ * control flow, the orderings dfpd, rpot and domreg are tried in turn (a note says which one is
+ * used), and when none keeps them uniform the pass fails rather than produce code that hangs a
+ * GPU. */
+int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
+  if (rc_pass_args_check(ctx, "reconverge", args)) return -1;
+  if (!has_barrier(k)) return reconverge_kernel(ctx, k, args, stats);
+  uint32_t before = divergent_barriers(k, args);
+  if (keeps_barriers_uniform(ctx, k, args, before)) return reconverge_kernel(ctx, k, args, stats);
+  const char *asked = rc_pass_arg_get(args, "order");
+  static const char *const fallbacks[] = {"dfpd", "rpot", "domreg"};
+  /* the same arguments with another order (and no custom block list) */
+  rc_pass_arg *items = rc_xmalloc(((args ? args->n : 0) + 1) * sizeof *items);
+  for (size_t f = 0; f < sizeof fallbacks / sizeof fallbacks[0]; f++) {
+    if (asked && strcmp(asked, fallbacks[f]) == 0) continue;
+    uint32_t n = 0;
+    for (uint32_t i = 0; args && i < args->n; i++)
+      if (strcmp(args->items[i].key, "order") != 0 && strcmp(args->items[i].key, "blocks") != 0) items[n++] = args->items[i];
+    items[n++] = (rc_pass_arg){"order", fallbacks[f]};
+    rc_pass_args alt = {items, n};
+    if (!keeps_barriers_uniform(ctx, k, &alt, before)) continue;
+    rc_report(ctx, RC_SEV_NOTE, k->mod->filename, k->line, k->col,
+              "reconverge: kernel @%s: order=%s would put a barrier in divergent control flow; order=%s "
+              "is used instead", k->name, asked ? asked : "dfpd", fallbacks[f]);
+    int rc = reconverge_kernel(ctx, k, &alt, stats);
+    if (stats) rc_stats_set(stats, "order_fallback_for_barriers", 1);
+    free(items);
+    return rc;
+  }
+  free(items);
+  return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
+                   "reconverge: kernel @%s: every ordering tried (%s%s) puts a barrier in divergent control "
+                   "flow, where a GPU would hang; the kernel is left as it is",
+                   k->name, asked && strcmp(asked, "dfpd") && strcmp(asked, "rpot") && strcmp(asked, "domreg") ? asked : "",
+                   asked && strcmp(asked, "dfpd") && strcmp(asked, "rpot") && strcmp(asked, "domreg") ? ", dfpd, rpot, domreg" : "dfpd, rpot, domreg");
+}

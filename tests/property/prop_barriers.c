@@ -1,0 +1,146 @@
+/* Property: barriers in uniform control flow stay there. Random kernels of `reconv gen` get a
+ * barrier in every block where one is in uniform control flow (no divergent branch reaches the
+ * block without the block post-dominating it: rc_divergent_barriers); then reconverge runs under
+ * every ordering. Its output must hold no barrier in divergent control flow (the pass falls back
+ * to another ordering, or fails with a message, but never returns such code), and the lowered
+ * kernel must run on the wave simulator at several wave sizes like the threads on the interpreter,
+ * barriers and all. */
+#include "test.h"
+
+#include "reconv/analysis.h"
+#include "reconv/gen.h"
+#include "reconv/sim.h"
+#include "reconv/transform.h"
+
+#include <stdlib.h>
+
+static const char *orders[] = {"df", "dfpd", "bf", "bfpd", "rpot", "domreg"};
+static const uint32_t waves[] = {1, 8, 32, 64};
+
+static rc_kernel *kernel_for(rc_module *m, unsigned it) {
+  rc_gen_opts o;
+  rc_gen_opts_init(&o);
+  o.seed = 90000 + it;
+  o.blocks = 4 + it % 30;
+  o.exits = 1 + (it % 5 == 2);
+  o.loops = o.blocks / 8;
+  o.irreducible = it % 4 == 1 && o.blocks >= 8;
+  o.switches = it % 6 == 3;
+  o.divergent = 0.2 + (it % 5) / 10.0;
+  o.threads = 64;
+  return rc_gen_kernel(m, &o, NULL);
+}
+
+/* A barrier at the top of every block where it would be in uniform control flow: each block on
+ * its own, with a barrier there, must not be reported. Returns how many were placed. */
+static uint32_t place_barriers(rc_kernel *k) {
+  rc_analysis a;
+  rc_analysis_build(&a, k, rc_uniformity_target_flags(k));
+  uint32_t n = k->nblocks, placed = 0;
+  uint8_t *uniform = rc_xcalloc(n + 1, 1);
+  for (uint32_t b = 0; b < n; b++) {
+    rc_builder bl;
+    rc_instr *first = k->blocks[b]->first;
+    while (first && first->op == RC_OP_PHI) first = first->next;
+    if (!first) continue;
+    rc_builder_before(&bl, first);
+    rc_instr *bar = rc_build_call(&bl, RC_BI_BARRIER, RC_VOID, NULL, 0, NULL);
+    uniform[b] = rc_divergent_barriers(k, &a, NULL) == 0;
+    rc_instr_detach(bar); /* one at a time: the others' blocks are judged on their own */
+  }
+  rc_analysis_free(&a);
+  for (uint32_t b = 0; b < n; b++) {
+    if (!uniform[b]) continue;
+    rc_instr *first = k->blocks[b]->first;
+    while (first && first->op == RC_OP_PHI) first = first->next;
+    rc_builder bl;
+    rc_builder_before(&bl, first);
+    rc_build_call(&bl, RC_BI_BARRIER, RC_VOID, NULL, 0, NULL);
+    placed++;
+  }
+  free(uniform);
+  return placed;
+}
+
+TEST(barriers_in_uniform_control_flow_stay_there_under_every_ordering) {
+  unsigned iters = test_scaled(600), kernels_with_barriers = 0, fallbacks = 0, refused = 0, runs = 0;
+  for (unsigned it = 0; it < iters; it++) {
+    test_diags d;
+    test_diags_init(&d);
+    rc_module *m = rc_module_new(&d.ctx, "random");
+    rc_kernel *k = kernel_for(m, it);
+    CHECK(k != NULL);
+    if (!k) {
+      rc_module_free(m);
+      continue;
+    }
+    if (place_barriers(k) == 0) {
+      rc_module_free(m);
+      continue;
+    }
+    kernels_with_barriers++;
+    if (getenv("DUMP") && (unsigned)atoi(getenv("DUMP")) == it) { /* DUMP=N: kernel N with its barriers */
+      rc_strbuf sb = {0};
+      rc_print_kernel(k, &sb);
+      fputs(sb.data, stderr);
+      rc_sb_free(&sb);
+    }
+    CHECK(rc_verify_kernel(&d.ctx, k) == 0);
+    const char *order = orders[it % 6];
+    uint32_t W = waves[(it / 6) % 4];
+    rc_kernel *t = rc_kernel_clone(m, k, "reconverged");
+    char pipeline[64];
+    snprintf(pipeline, sizeof pipeline, "reconverge[order=%s]", order);
+    rc_stats st;
+    rc_stats_init(&st);
+    int rc = rc_pipeline_run(&d.ctx, t, pipeline, NULL, &st);
+    if (rc != 0) {
+      refused++; /* allowed: the pass says every ordering would break a barrier */
+      if (getenv("SHOW_REFUSED")) fprintf(stderr, "refused: kernel %u (seed %u), %s\n", it, 90000 + it, pipeline);
+      CHECK_STR_CONTAINS(d.text, "puts a barrier in divergent control flow");
+    } else {
+      fallbacks += rc_stats_get(&st, "order_fallback_for_barriers") != NULL;
+      rc_analysis a;
+      rc_analysis_build(&a, t, rc_uniformity_target_flags(t));
+      uint32_t bad = rc_divergent_barriers(t, &a, NULL);
+      rc_analysis_free(&a);
+      if (bad) fprintf(stderr, "kernel %u, %s: %u barrier blocks in divergent control flow\n", it, pipeline, bad);
+      CHECK_EQ_INT(bad, 0);
+      /* lowered, the wave runs it like the threads */
+      rc_kernel *w = rc_kernel_clone(m, t, "lowered");
+      CHECK(rc_pipeline_run(&d.ctx, w, "lower", NULL, NULL) == 0);
+      rc_run_spec s;
+      rc_run_spec_init(&s);
+      CHECK(rc_run_spec_parse_kernel(&d.ctx, &s, k) == 0);
+      s.wave = W;
+      rc_memory m1 = {0}, m2 = {0};
+      rc_traces t1 = {0}, t2 = {0};
+      rc_fault f1 = {0}, f2 = {0};
+      int r1 = rc_memory_init(&d.ctx, &m1, &s, k) || rc_interp_run(&d.ctx, k, &s, &m1, &t1, NULL, &f1);
+      int r2 = rc_memory_init(&d.ctx, &m2, &s, w) || rc_wave_run(&d.ctx, w, &s, &m2, &t2, NULL, &f2, NULL);
+      if (r1 == 0) {
+        runs++;
+        if (r2 != 0) fprintf(stderr, "kernel %u, %s, W=%u: %s\n", it, pipeline, W, f2.message);
+        CHECK_EQ_INT(r2, 0);
+        char why[600] = "";
+        if (r2 == 0) {
+          bool same = rc_traces_equivalent(k, &t1, w, &t2, why, sizeof why) && rc_memory_equal(&m1, &m2, why, sizeof why);
+          if (!same) fprintf(stderr, "kernel %u, %s, W=%u: %s\n", it, pipeline, W, why);
+          CHECK(same);
+        }
+      }
+      rc_memory_free(&m1);
+      rc_memory_free(&m2);
+      rc_traces_free(&t1);
+      rc_traces_free(&t2);
+      rc_run_spec_free(&s);
+    }
+    rc_stats_free(&st);
+    rc_module_free(m);
+  }
+  printf("%u kernels with barriers in uniform control flow: %u ordering fallbacks, %u refused, %u wave runs "
+         "checked\n", kernels_with_barriers, fallbacks, refused, runs);
+  CHECK(kernels_with_barriers > iters / 4);
+  CHECK(runs > kernels_with_barriers / 2);
+  CHECK(refused * 20 < kernels_with_barriers); /* a fallback is the rule, a refusal the exception */
+}
