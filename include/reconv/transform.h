@@ -155,6 +155,9 @@ int rc_ssa_repair_value(rc_kernel *k, rc_value *def);
  * and the incomings of phis whose blocks are no longer predecessors (their values are re-read at
  * the ends of the current predecessors). Cheap when nothing is broken. */
 int rc_ssa_repair_kernel(rc_ctx *ctx, rc_kernel *k);
+/* A switch of block b whose cases go to two distinct targets becomes `br (x == c1 | ...), T, default`
+ * (same successors, no new block); false, and nothing changed, for any other terminator. */
+bool rc_switch_to_branch(rc_kernel *k, rc_block *b);
 /* On the LLVM path (k->origin set): webs of phis the transforms made that carry one getelementptr
  * (or undef) become copies of it at their uses (src/transform/remat_addresses.c), so that no new
  * phi merges pointers. Returns the number of webs replaced. */

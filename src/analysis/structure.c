@@ -373,8 +373,17 @@ bool rc_is_reconverging(const rc_kernel *k, const rc_cfg *g, const rc_domtree *p
   for (uint32_t b = 0; b < g->nblocks; b++) {
     if (!u->divergent_branch[b] || !rc_domtree_contains(pdom, b)) continue;
     const rc_instr *t = rc_block_term(k->blocks[b]);
-    bool good = t && t->op == RC_OP_BR && t->ntargets == 2 &&
-                (rc_dominates(pdom, t->targets[0]->id, b) || rc_dominates(pdom, t->targets[1]->id, b));
+    /* two successors: a br, or a switch whose cases go to two distinct targets (thesis Def. 15 counts
+     * successors, not edges) */
+    const rc_block *s0 = t && t->ntargets ? t->targets[0] : NULL, *s1 = NULL;
+    bool two = t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH);
+    for (uint32_t e = 1; two && e < t->ntargets; e++) {
+      if (t->targets[e] == s0 || t->targets[e] == s1) continue;
+      if (s1) two = false;
+      else s1 = t->targets[e];
+    }
+    if (t && t->op == RC_OP_BR) two = t->ntargets == 2, s1 = two ? t->targets[1] : NULL;
+    bool good = two && s1 && (rc_dominates(pdom, s0->id, b) || rc_dominates(pdom, s1->id, b));
     if (!good) {
       ok = false;
       if (where) rc_vec_push(where, b);

@@ -469,6 +469,9 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
   if (rc_pass_remove_dead_blocks(ctx, k, NULL, NULL) != 0) return -1;
   for (uint32_t b = 0; b < k->nblocks; b++) {
     rc_instr *t = rc_block_term(k->blocks[b]);
+    /* a switch with two distinct targets is a two-way branch (reconverging by Def. 15 when one of
+     * them post-dominates it) */
+    if (t && t->op == RC_OP_SWITCH && rc_switch_to_branch(k, k->blocks[b])) t = rc_block_term(k->blocks[b]);
     if (t && t->op == RC_OP_BR && t->targets[0] == t->targets[1]) {
       rc_instr *j = rc_instr_new(k, RC_OP_JMP, RC_VOID, 0, 1);
       j->targets[0] = t->targets[0];

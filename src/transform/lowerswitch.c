@@ -1,4 +1,5 @@
-/* lowerswitch: replace every switch by a balanced tree of two-way branches.
+/* lowerswitch: replace every switch by a balanced tree of two-way branches (or, when its cases go
+ * to only two distinct targets, by one branch on `x == c1 | x == c2 ...`, rc_switch_to_branch).
  *
  * The thesis assumes conditional branches with two successors (4, "switch statements are assumed to
  * be resolved ... by an earlier transformation"); the Beignet note suggests the divide-and-conquer
@@ -94,13 +95,44 @@ static void lower_one(rc_kernel *k, rc_block *sw_block, uint32_t *new_blocks) {
   free(cases);
 }
 
+bool rc_switch_to_branch(rc_kernel *k, rc_block *b) {
+  rc_instr *sw = rc_block_term(b);
+  if (!sw || sw->op != RC_OP_SWITCH) return false;
+  rc_block *dflt = sw->targets[0], *other = NULL;
+  for (uint32_t i = 1; i < sw->ntargets; i++) {
+    if (sw->targets[i] == dflt || sw->targets[i] == other) continue;
+    if (other) return false; /* a third target */
+    other = sw->targets[i];
+  }
+  if (!other) return false;
+  /* cond = x == c1 | x == c2 ... over the cases that go to `other` */
+  rc_builder bl;
+  rc_builder_before(&bl, sw);
+  rc_value *x = sw->ops[0], *cond = NULL;
+  for (uint32_t i = 1; i < sw->ntargets; i++) {
+    if (sw->targets[i] != other) continue;
+    rc_value *eq = rc_build_cmp(&bl, RC_CMP_EQ, x, rc_const_int(k, (rc_type)x->type, sw->cases[i - 1]), NULL);
+    cond = cond ? rc_build_binop(&bl, RC_OP_OR, cond, eq, NULL) : eq;
+  }
+  rc_instr *br = rc_instr_new(k, RC_OP_BR, RC_VOID, 1, 2);
+  br->ops[0] = cond;
+  br->targets[0] = other;
+  br->targets[1] = dflt;
+  br->iflags |= sw->iflags & (RC_IF_UNIFORM | RC_IF_DIVERGENT);
+  br->line = sw->line;
+  br->col = sw->col;
+  rc_block_set_term(b, br);
+  return true;
+}
+
 int rc_pass_lowerswitch(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
   uint32_t lowered = 0, new_blocks = 0;
   uint32_t nb = k->nblocks; /* new blocks have no switches */
   for (uint32_t i = 0; i < nb; i++) {
     rc_instr *t = rc_block_term(k->blocks[i]);
     if (t && t->op == RC_OP_SWITCH) {
-      lower_one(k, k->blocks[i], &new_blocks);
+      /* two distinct targets: one branch, no new block (issue: clang's two-target switches) */
+      if (!rc_switch_to_branch(k, k->blocks[i])) lower_one(k, k->blocks[i], &new_blocks);
       lowered++;
     }
   }

@@ -5,7 +5,8 @@
  *   reducible (Sabne et al., as the thesis quotes) and have no unstructured edge.
  * - rc_unstructured_edges agrees with Anantpur's Def. 1 evaluated with naive (post-)dominator sets,
  *   checking every block of every cycle; irreducible CFGs have unstructured edges.
- * - rc_is_reconverging agrees with a direct check of thesis Def. 15 using naive post-dominator
+ * - rc_is_reconverging agrees with a direct check of thesis Def. 15 (two successors: a br, or a
+ *   switch whose cases reach two distinct blocks) using naive post-dominator
  *   sets, with the divergent branches of the uniformity analysis and with all branches divergent. */
 #include "domref.h"
 #include "randcfg.h"
@@ -262,8 +263,13 @@ static int check(const rg_graph *g, rg_rng *rng) {
       for (uint32_t b = 0; b < g->n; b++) {
         if (!a.unif.divergent_branch[b] || !rp->in_tree[b]) continue;
         const rc_instr *t = rc_block_term(rk.k->blocks[b]);
-        bool ok = t->op == RC_OP_BR &&
-                  (rg_domref_dominates(rp, t->targets[0]->id, b) || rg_domref_dominates(rp, t->targets[1]->id, b));
+        /* Def. 15: two successors (a br, or a switch whose cases reach two distinct blocks), one of
+         * which post-dominates the branch */
+        uint32_t s0 = t->targets[0]->id, s1 = RC_NONE, distinct = 1;
+        for (uint32_t e = 1; e < t->ntargets; e++)
+          if (t->targets[e]->id != s0 && t->targets[e]->id != s1) s1 = t->targets[e]->id, distinct++;
+        if (t->op == RC_OP_BR) s1 = t->targets[1]->id, distinct = 2;
+        bool ok = distinct == 2 && (rg_domref_dominates(rp, s0, b) || rg_domref_dominates(rp, s1, b));
         if (!ok) rc_vec_push(&want, b);
       }
       bool rec = rc_is_reconverging(rk.k, &a.cfg, &a.pdom, &a.unif, &where);
