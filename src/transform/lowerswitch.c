@@ -1,10 +1,15 @@
-/* lowerswitch: replace every switch by a balanced tree of two-way branches (or, when its cases go
- * to only two distinct targets, by one branch on `x == c1 | x == c2 ...`, rc_switch_to_branch).
+/* lowerswitch: replace every switch by two-way branches, one per distinct target: `br (x == c1 |
+ * x == c2 ...), T1, next`, ..., the last `next` the default (a switch with two distinct targets is
+ * one such branch, rc_switch_to_branch).
  *
  * The thesis assumes conditional branches with two successors (4, "switch statements are assumed to
- * be resolved ... by an earlier transformation"); the Beignet note suggests the divide-and-conquer
- * form, which dispatches n cases in about log2(n) comparisons. The switch block keeps the root
- * comparison; the other comparisons go into new blocks flagged RC_BLOCK_VIRTUAL (skipped in traces).
+ * be resolved ... by an earlier transformation"). The Beignet note suggests a divide-and-conquer
+ * tree of comparisons on the case values, which reaches a case in about log2(n) comparisons but
+ * adds two blocks per comparison; grouping the cases by target adds one block per distinct target
+ * beyond the first, and every block added is one more place where reconverge may need flow (issue
+ * 15: the tree inserted 21 blocks into a nested loop whose two-target switch needs none). The
+ * switch block keeps the first comparison; the others go into new blocks flagged RC_BLOCK_VIRTUAL
+ * (skipped in traces).
  * The new branches inherit the switch's !uniform / !divergent annotation. */
 #include "reconv/transform.h"
 
@@ -21,12 +26,7 @@ static int cmp_case(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-typedef struct range_job {
-  rc_block *block; /* where the comparison for cases[lo..hi) goes */
-  uint32_t lo, hi;
-} range_job;
-
-/* Emit the decision tree for one switch. The jobs form an explicit stack (no recursion). */
+/* Emit the chain of comparisons for one switch. */
 static void lower_one(rc_kernel *k, rc_block *sw_block, uint32_t *new_blocks) {
   rc_instr *sw = rc_block_term(sw_block);
   rc_value *v = sw->ops[0];
@@ -47,36 +47,38 @@ static void lower_one(rc_kernel *k, rc_block *sw_block, uint32_t *new_blocks) {
   }
   rc_instr_detach(sw);
 
-  rc_builder b;
-  if (n == 0) {
-    rc_builder_at_end(&b, sw_block);
-    rc_build_jmp(&b, dflt);
-  } else {
-    RC_VEC(range_job) stack = {0};
-    rc_vec_push(&stack, ((range_job){sw_block, 0, n}));
-    while (stack.len) {
-      range_job j = stack.data[--stack.len];
-      rc_builder_at_end(&b, j.block);
-      rc_instr *br;
-      if (j.hi - j.lo == 1) {
-        rc_value *eq = rc_build_cmp(&b, RC_CMP_EQ, v, rc_const_int(k, t, cases[j.lo].value), NULL);
-        br = rc_build_br(&b, eq, cases[j.lo].target, dflt);
-      } else {
-        uint32_t mid = j.lo + (j.hi - j.lo) / 2;
-        rc_value *lt = rc_build_cmp(&b, RC_CMP_SLT, v, rc_const_int(k, t, cases[mid].value), NULL);
-        rc_block *left = rc_block_new(k, rc_kernel_fresh_name(k, "switch."));
-        rc_block *right = rc_block_new(k, rc_kernel_fresh_name(k, "switch."));
-        left->bflags |= RC_BLOCK_VIRTUAL;
-        right->bflags |= RC_BLOCK_VIRTUAL;
-        *new_blocks += 2;
-        br = rc_build_br(&b, lt, left, right);
-        rc_vec_push(&stack, ((range_job){right, mid, j.hi}));
-        rc_vec_push(&stack, ((range_job){left, j.lo, mid}));
-      }
-      br->iflags |= flags;
-    }
-    rc_vec_free(&stack);
+  /* one comparison per distinct target (thesis 4: two-way branches; issue 15: no block that is
+   * not needed): `br (x == c1 | x == c2 ...), T1, next`, the last one's `next` the default. The
+   * targets come in the order of their smallest case value. */
+  RC_VEC(rc_block *) groups = {0};
+  for (uint32_t i = 0; i < n; i++) {
+    bool seen = cases[i].target == dflt;
+    for (uint32_t g = 0; g < groups.len && !seen; g++) seen = groups.data[g] == cases[i].target;
+    if (!seen) rc_vec_push(&groups, cases[i].target);
   }
+  rc_builder b;
+  rc_block *at = sw_block;
+  rc_builder_at_end(&b, at);
+  if (groups.len == 0) rc_build_jmp(&b, dflt);
+  for (uint32_t g = 0; g < groups.len; g++) {
+    rc_builder_at_end(&b, at);
+    rc_value *cond = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+      if (cases[i].target != groups.data[g]) continue;
+      rc_value *eq = rc_build_cmp(&b, RC_CMP_EQ, v, rc_const_int(k, t, cases[i].value), NULL);
+      cond = cond ? rc_build_binop(&b, RC_OP_OR, cond, eq, NULL) : eq;
+    }
+    rc_block *next = dflt;
+    if (g + 1 < groups.len) {
+      next = rc_block_new(k, rc_kernel_fresh_name(k, "switch."));
+      next->bflags |= RC_BLOCK_VIRTUAL;
+      ++*new_blocks;
+    }
+    rc_instr *br = rc_build_br(&b, cond, groups.data[g], next);
+    br->iflags |= flags;
+    at = next;
+  }
+  rc_vec_free(&groups);
 
   /* Phis in the targets had one entry for the switch block; now every block that branches to the
    * target provides the same value. */

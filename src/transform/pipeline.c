@@ -68,7 +68,7 @@ const char *rc_pass_arg_get(const rc_pass_args *a, const char *key) {
 /* ---- the registry ---------------------------------------------------------------------------------- */
 
 static const rc_pass_info passes[] = {
-    {"lowerswitch", "switch -> balanced trees of two-way branches (Beignet note)",
+    {"lowerswitch", "switch -> two-way branches, one per distinct target",
      rc_pass_lowerswitch, RC_LEVEL_THREAD, ""},
     {"unify-exits", "one exit block when there are several (thesis 4.1 step 1)", rc_pass_unify_exits,
      RC_LEVEL_THREAD, ""},
