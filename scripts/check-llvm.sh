@@ -18,7 +18,8 @@
 #   only-CFG    every function: the multiset of its non-phi, non-terminator instructions, its
 #               `define` line and the module's declarations and globals are the same in input and
 #               output (scripts/llvm-instructions.awk), but for added `xor i1 %_, true` lines,
-#               compares of a lowered switch, and copies of a getelementptr of the function
+#               compares of a lowered switch (and the `or i1` joining the cases of one target),
+#               and copies of a getelementptr of the function
 #               (an address computed again where it is used instead of a phi of pointers).
 #               Shown as functions passing/functions changed.
 #   equiv       a file with a run specification, compiled for spir64: `reconv equiv in out` per
@@ -268,6 +269,7 @@ for f in "${files[@]}"; do
         BEGIN { n = split(sw, a, " "); for (i = 1; i <= n; i++) has[a[i]] = 1 }
         FNR == NR { if ($2 ~ /^%_ = getelementptr /) gep[$0] = 1; next }
         ($1 in has) && $2 ~ /^%_ = icmp (eq|ne|[su](lt|le|gt|ge)) i[0-9]+ %_, -?[0-9]+$/ { next }
+        ($1 in has) && $2 ~ /^%_ = or i1 %_, %_$/ { next }  # cases of one target, joined
         # an address computed again where it is used, instead of a phi of pointers
         # (src/transform/remat_addresses.c): a copy of a getelementptr of the function
         ($0 in gep) { next }
