@@ -14,6 +14,8 @@ const strategy compare_strategies[] = {
     {"reconverge[bfpd]+lower", SIM_MODE_WAVE, "reconverge[order=bfpd],lower", "reconverge[order=bfpd]", NULL},
     {"reconverge[rpot]+lower", SIM_MODE_WAVE, "reconverge[order=rpot],lower", "reconverge[order=rpot]", NULL},
     {"reconverge[domreg]+lower", SIM_MODE_WAVE, "reconverge[order=domreg],lower", "reconverge[order=domreg]", NULL},
+    {"blockip", SIM_MODE_WAVE, "blockip", NULL, NULL},
+    {"full-linearize", SIM_MODE_WAVE, "full-linearize", NULL, NULL},
 #ifdef RECONV_HAVE_LLVM
     {"llvm-structurizecfg+lower", SIM_MODE_WAVE, "lower[norepair]", NULL, LLVM_STRUCTURIZER},
 #endif
@@ -99,7 +101,9 @@ void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
         "note: block per path into it; reconverge's flow blocks can take a wave around a loop twice, thesis\n"
         "note: 4.3.1, while each lane runs each block once)\n"
         "note: reconverge[dfpd] is the default ordering: depth-first respecting post-dominance (thesis\n"
-        "note: 4.3.1), it leaves reconverging parts such as Fig. 4.10a alone where DF adds flow blocks\n",
+        "note: 4.3.1), it leaves reconverging parts such as Fig. 4.10a alone where DF adds flow blocks\n"
+        "note: blockip and full-linearize keep the CFG and sweep its blocks in one layout: blockip skips the\n"
+        "note: blocks no lane wants (per-lane block labels, the Beignet note), full-linearize runs them all\n",
         f);
 }
 

@@ -547,6 +547,9 @@ bool rc_value_set_name(rc_kernel *k, rc_value *v, const char *name); /* false if
 rc_block *rc_block_new(rc_kernel *k, const char *name);
 /* Move a block to position `index` in kernel->blocks (ids are renumbered). */
 void rc_block_move(rc_block *b, uint32_t index);
+/* Lay the kernel's blocks out as blocks[0 .. n) (a permutation of all of them, n == nblocks; ids are
+ * renumbered; the first is the entry). */
+void rc_kernel_set_block_order(rc_kernel *k, rc_block *const *blocks, uint32_t n);
 /* Remove a block: drops its outgoing edges (updating successors' preds and phis) and removes it
  * from the kernel. It must have no predecessors left. */
 void rc_block_remove(rc_block *b);
@@ -561,6 +564,7 @@ uint32_t rc_block_nsuccs(const rc_block *b);
 rc_block *rc_block_succ(const rc_block *b, uint32_t i);
 rc_instr *rc_block_first_nonphi(const rc_block *b);
 bool rc_block_has_pred(const rc_block *b, const rc_block *p);
+bool rc_block_has_barrier(const rc_block *b); /* calls @barrier() */
 uint32_t rc_block_count_pred(const rc_block *b, const rc_block *p); /* number of edges p -> b */
 
 /* Retarget successor i of a terminator: preds of old and new targets are kept right. Phis in the

@@ -70,6 +70,8 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
 int rc_pass_ssa_repair(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 /* thesis 4.2: a reconverging thread-level kernel becomes a wave kernel (src/transform/lower.c) */
 int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+int rc_pass_blockip(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+int rc_pass_full_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 
 const rc_pass_info *rc_pass_lookup(const char *name);
 /* Check args against the registered options of pass `name`: every key known, values exactly where

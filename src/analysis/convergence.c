@@ -12,18 +12,12 @@
 
 #include <stdlib.h>
 
-static bool has_barrier(const rc_block *b) {
-  for (const rc_instr *i = b->first; i; i = i->next)
-    if (i->op == RC_OP_CALL && i->pred == RC_BI_BARRIER) return true;
-  return false;
-}
-
 uint32_t rc_divergent_barriers(const rc_kernel *k, const rc_analysis *a, rc_u32vec *where) {
   const rc_cfg *g = &a->cfg;
   uint32_t *seen = NULL, count = 0, stamp = 0;
   rc_u32vec work = {0};
   for (uint32_t b = 0; b < k->nblocks; b++) {
-    if (!has_barrier(k->blocks[b]) || !rc_domtree_contains(&a->dom, b)) continue;
+    if (!rc_block_has_barrier(k->blocks[b]) || !rc_domtree_contains(&a->dom, b)) continue;
     if (!seen) seen = rc_xcalloc(g->nblocks + 1, sizeof *seen);
     stamp++;
     bool divergent = false, cyclic = false;

@@ -260,6 +260,21 @@ void rc_block_move(rc_block *b, uint32_t index) {
   for (uint32_t i = lo; i <= hi; i++) k->blocks[i]->id = i;
 }
 
+bool rc_block_has_barrier(const rc_block *b) {
+  for (const rc_instr *i = b->first; i; i = i->next)
+    if (i->op == RC_OP_CALL && i->pred == RC_BI_BARRIER) return true;
+  return false;
+}
+
+void rc_kernel_set_block_order(rc_kernel *k, rc_block *const *blocks, uint32_t n) {
+  assert(n == k->nblocks);
+  for (uint32_t i = 0; i < n; i++) {
+    assert(blocks[i]->parent == k);
+    k->blocks[i] = blocks[i];
+    blocks[i]->id = i;
+  }
+}
+
 /* Record the edge p -> s. Either block may be a removed one (no parent) when a caller edits or
  * branches to it by mistake, which the verifier then reports; the memory comes from the other. */
 static void pred_add(rc_block *s, rc_block *p) {

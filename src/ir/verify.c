@@ -611,9 +611,22 @@ static bool check_phis(verifier *v, uint32_t *pred_mark, uint32_t *entry_mark) {
   return true;
 }
 
+/* Is the result of instruction i a vector value at wave level (one element per lane)? */
+static bool is_vector_value(const rc_instr *i) {
+  if (i->v.type == RC_MASK || (i->iflags & RC_IF_SCALAR)) return false;
+  if (i->op == RC_OP_RGET) return !i->u.reg->scalar;
+  return true;
+}
+
 /* rule: SSA dominance — a definition dominates each use: an earlier instruction of the same block
  * or a dominating block; a phi's value for predecessor P must be available at the end of P.
- * Uses in blocks not reachable from the entry are not checked (no path executes them). */
+ * Uses in blocks not reachable from the entry are not checked (no path executes them).
+ * At wave level a vector value is a per-lane register whose elements persist while their lanes are
+ * inactive, so what must hold is that each lane computed it before reading it, which is not a
+ * property of the wave's CFG: the sweep lowerings (blockip, full-linearize) run a block for the
+ * lanes that want it, and a value defined in B1 is read in B2 by the lanes that ran B1 (B1 dominates
+ * B2 at thread level), though the wave can reach B2 around B1. For vector values of another block
+ * the check is that the definition is in a reachable block; the trace comparison checks the rest. */
 static bool check_ssa(verifier *v, const rc_cfg *g) {
   const rc_kernel *k = v->k;
   const uint32_t *def_block = v->def_block, *def_pos = v->def_pos;
@@ -636,6 +649,9 @@ static bool check_ssa(verifier *v, const rc_cfg *g) {
                       i->targets[o]->name, i->targets[o]->name);
         } else if (db == b) {
           if (def_pos[op->id] >= pos) ok = fail(v, blk, i, "operand is used before its definition");
+        } else if (k->level == RC_LEVEL_WAVE && is_vector_value(rc_value_instr((rc_value *)op))) {
+          if (!rc_domtree_contains(&dom, db))
+            ok = fail(v, blk, i, "operand defined in %s, a block the wave never reaches", k->blocks[db]->name);
         } else if (!rc_dominates(&dom, db, b)) {
           ok = fail(v, blk, i, "operand defined in %s does not dominate this use", k->blocks[db]->name);
         }

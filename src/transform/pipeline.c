@@ -89,6 +89,14 @@ static const rc_pass_info passes[] = {
      "on side entries), noscalar (no !scalar instructions), all-divergent, norepair (refuse, instead "
      "of running reconverge again, a branch only divergent at wave level)",
      rc_pass_lower, RC_LEVEL_THREAD, "noskip flow noscalar all-divergent norepair"},
+    {"blockip",
+     "any kernel -> wave kernel with a per-lane next-block label, blocks swept in one layout, empty ones "
+     "skipped (the Beignet note)",
+     rc_pass_blockip, RC_LEVEL_THREAD, ""},
+    {"full-linearize",
+     "any kernel -> wave kernel with every branch predicated, every block run in one layout, loops "
+     "repeated while any lane takes the back edge (the textbook baseline)",
+     rc_pass_full_linearize, RC_LEVEL_THREAD, ""},
 };
 
 const rc_pass_info *rc_pass_list(uint32_t *n) {

@@ -4,18 +4,21 @@
  * every ordering. Its output must hold no barrier in divergent control flow (the pass falls back
  * to another ordering, or fails with a message, but never returns such code), and the lowered
  * kernel must run on the wave simulator at several wave sizes like the threads on the interpreter,
- * barriers and all. */
+ * barriers and all. So must the kernel lowered by the sweep lowerings (blockip, full-linearize),
+ * which keep its CFG. */
 #include "test.h"
 
 #include "reconv/analysis.h"
 #include "reconv/gen.h"
 #include "reconv/sim.h"
 #include "reconv/transform.h"
+#include "wave_outcome.h"
 
 #include <stdlib.h>
 
 static const char *orders[] = {"df", "dfpd", "bf", "bfpd", "rpot", "domreg"};
 static const uint32_t waves[] = {1, 8, 32, 64};
+static const char *sweeps[] = {"blockip", "full-linearize"};
 
 static rc_kernel *kernel_for(rc_module *m, unsigned it) {
   rc_gen_opts o;
@@ -63,7 +66,7 @@ static uint32_t place_barriers(rc_kernel *k) {
 }
 
 TEST(barriers_in_uniform_control_flow_stay_there_under_every_ordering) {
-  unsigned iters = test_scaled(600), kernels_with_barriers = 0, fallbacks = 0, refused = 0, runs = 0;
+  unsigned iters = test_scaled(600), kernels_with_barriers = 0, fallbacks = 0, refused = 0, runs = 0, sweep_runs = 0;
   for (unsigned it = 0; it < iters; it++) {
     test_diags d;
     test_diags_init(&d);
@@ -113,33 +116,38 @@ TEST(barriers_in_uniform_control_flow_stay_there_under_every_ordering) {
       rc_run_spec_init(&s);
       CHECK(rc_run_spec_parse_kernel(&d.ctx, &s, k) == 0);
       s.wave = W;
-      rc_memory m1 = {0}, m2 = {0};
-      rc_traces t1 = {0}, t2 = {0};
-      rc_fault f1 = {0}, f2 = {0};
-      int r1 = rc_memory_init(&d.ctx, &m1, &s, k) || rc_interp_run(&d.ctx, k, &s, &m1, &t1, NULL, &f1);
-      int r2 = rc_memory_init(&d.ctx, &m2, &s, w) || rc_wave_run(&d.ctx, w, &s, &m2, &t2, NULL, &f2, NULL);
-      if (r1 == 0) {
+      outcome ref, wv;
+      run_on(&d.ctx, MACHINE_THREADS, k, &s, &ref);
+      if (ref.rc == 0) {
         runs++;
-        if (r2 != 0) fprintf(stderr, "kernel %u, %s, W=%u: %s\n", it, pipeline, W, f2.message);
-        CHECK_EQ_INT(r2, 0);
-        char why[600] = "";
-        if (r2 == 0) {
-          bool same = rc_traces_equivalent(k, &t1, w, &t2, why, sizeof why) && rc_memory_equal(&m1, &m2, why, sizeof why);
-          if (!same) fprintf(stderr, "kernel %u, %s, W=%u: %s\n", it, pipeline, W, why);
+        run_on(&d.ctx, MACHINE_WAVE, w, &s, &wv);
+        char why[700] = "";
+        bool same = same_outcome(k, &ref, w, &wv, why, sizeof why);
+        if (!same) fprintf(stderr, "kernel %u, %s, W=%u: %s\n", it, pipeline, W, why);
+        CHECK(same);
+        outcome_free(&wv);
+        /* the sweep lowerings take the kernel as it is; a block with a barrier runs with every lane
+         * of the wave or is skipped */
+        for (unsigned p = 0; p < 2; p++) {
+          rc_kernel *sw = rc_kernel_clone(m, k, sweeps[p]);
+          CHECK(rc_pipeline_run(&d.ctx, sw, sweeps[p], NULL, NULL) == 0);
+          run_on(&d.ctx, MACHINE_WAVE, sw, &s, &wv);
+          same = same_outcome(k, &ref, sw, &wv, why, sizeof why);
+          if (!same) fprintf(stderr, "kernel %u, %s, W=%u: %s\n", it, sweeps[p], W, why);
           CHECK(same);
+          sweep_runs++;
+          outcome_free(&wv);
         }
       }
-      rc_memory_free(&m1);
-      rc_memory_free(&m2);
-      rc_traces_free(&t1);
-      rc_traces_free(&t2);
+      outcome_free(&ref);
       rc_run_spec_free(&s);
     }
     rc_stats_free(&st);
     rc_module_free(m);
   }
   printf("%u kernels with barriers in uniform control flow: %u ordering fallbacks, %u refused, %u wave runs "
-         "checked\n", kernels_with_barriers, fallbacks, refused, runs);
+         "checked, %u blockip and full-linearize runs\n", kernels_with_barriers, fallbacks, refused, runs, sweep_runs);
+  CHECK(sweep_runs == 2 * runs);
   CHECK(kernels_with_barriers > iters / 4);
   CHECK(runs > kernels_with_barriers / 2);
   CHECK(refused * 20 < kernels_with_barriers); /* a fallback is the rule, a refusal the exception */

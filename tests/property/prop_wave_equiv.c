@@ -14,42 +14,13 @@
 #include "reconv/gen.h"
 #include "reconv/sim.h"
 #include "reconv/transform.h"
+#include "wave_outcome.h"
 
 #include <stdlib.h>
 
 static const uint32_t waves[] = {1, 3, 4, 7, 16, 32, 33, 64};
 static const char *orders[] = {"dfpd", "bfpd", "rpot", "domreg"};
 static const char *variants[] = {"", "[flow]", "[noskip]", "[noscalar]", "[flow,noskip]"};
-
-typedef struct outcome {
-  rc_memory mem;
-  rc_traces tr;
-  rc_fault fault;
-  int rc;
-} outcome;
-
-static void outcome_free(outcome *o) {
-  rc_memory_free(&o->mem);
-  rc_traces_free(&o->tr);
-}
-
-static void run_on(rc_ctx *ctx, int machine, const rc_kernel *k, const rc_run_spec *s, outcome *o) {
-  memset(o, 0, sizeof *o);
-  o->rc = rc_memory_init(ctx, &o->mem, s, k);
-  if (o->rc) return;
-  if (machine == 0) o->rc = rc_interp_run(ctx, k, s, &o->mem, &o->tr, NULL, &o->fault);
-  else if (machine == 1) o->rc = rc_ipdom_run(ctx, k, s, &o->mem, &o->tr, NULL, &o->fault, NULL);
-  else o->rc = rc_wave_run(ctx, k, s, &o->mem, &o->tr, NULL, &o->fault, NULL);
-}
-
-static bool same(const rc_kernel *ka, const outcome *a, const rc_kernel *kb, const outcome *b, char *why,
-                 size_t n) {
-  if (b->rc) {
-    snprintf(why, n, "%s", b->fault.happened ? b->fault.message : "error");
-    return false;
-  }
-  return rc_traces_equivalent(ka, &a->tr, kb, &b->tr, why, n) && rc_memory_equal(&a->mem, &b->mem, why, n);
-}
 
 /* The kernel of iteration it: a shape that varies with it. */
 static rc_kernel *kernel_for(rc_module *m, unsigned it) {
@@ -101,10 +72,10 @@ TEST(ipdom_and_lowered_code_run_like_the_threads) {
     CHECK(spec_for(&d.ctx, k, W, &s) == 0 && spec_for(&d.ctx, k, W2, &s2) == 0);
     outcome ref, ip, wv;
     char why[700] = "";
-    run_on(&d.ctx, 0, k, &s, &ref);
+    run_on(&d.ctx, MACHINE_THREADS, k, &s, &ref);
     CHECK_EQ_INT(ref.rc, 0);
-    run_on(&d.ctx, 1, k, &s, &ip);
-    if (ref.rc == 0 && !same(k, &ref, k, &ip, why, sizeof why)) {
+    run_on(&d.ctx, MACHINE_IPDOM, k, &s, &ip);
+    if (ref.rc == 0 && !same_outcome(k, &ref, k, &ip, why, sizeof why)) {
       report("IPDOM model differs", it, NULL, W, why, &d);
       failures++;
       CHECK(!"IPDOM model not equivalent");
@@ -113,15 +84,15 @@ TEST(ipdom_and_lowered_code_run_like_the_threads) {
     snprintf(pipeline, sizeof pipeline, "reconverge[order=%s],lower%s", orders[it % 4], variants[(it / 4) % 5]);
     rc_kernel *w = rc_kernel_clone(m, k, "lowered");
     outcome ref2;
-    run_on(&d.ctx, 0, k, &s2, &ref2);
+    run_on(&d.ctx, MACHINE_THREADS, k, &s2, &ref2);
     if (rc_pipeline_run(&d.ctx, w, pipeline, NULL, NULL) != 0) {
       report("pipeline failed", it, pipeline, W2, "", &d);
       failures++;
       CHECK(!"pipeline failed");
     } else {
       lowered++;
-      run_on(&d.ctx, 2, w, &s2, &wv);
-      if (ref2.rc == 0 && !same(k, &ref2, w, &wv, why, sizeof why)) {
+      run_on(&d.ctx, MACHINE_WAVE, w, &s2, &wv);
+      if (ref2.rc == 0 && !same_outcome(k, &ref2, w, &wv, why, sizeof why)) {
         report("wave simulator differs", it, pipeline, W2, why, &d);
         failures++;
         CHECK(!"wave simulator not equivalent");
@@ -162,15 +133,15 @@ TEST(a_false_uniform_claim_is_caught_by_the_wave_simulator) {
     CHECK(rc_pipeline_run(&d.ctx, w, pipeline, NULL, NULL) == 0);
     outcome ref, wv;
     char why[700] = "";
-    run_on(&d.ctx, 0, k, &s, &ref);
-    run_on(&d.ctx, 2, w, &s, &wv);
+    run_on(&d.ctx, MACHINE_THREADS, k, &s, &ref);
+    run_on(&d.ctx, MACHINE_WAVE, w, &s, &wv);
     if (wv.rc != 0) {
       bool claim = W > 1 && wv.fault.happened && strstr(wv.fault.message, "the branch is not uniform") &&
                    strstr(wv.fault.message, "!uniform`");
       if (!claim) report("unexpected fault", it, pipeline, W, wv.fault.message, &d);
       CHECK(claim);
       caught++;
-    } else if (!same(k, &ref, w, &wv, why, sizeof why)) {
+    } else if (!same_outcome(k, &ref, w, &wv, why, sizeof why)) {
       report("silent difference", it, pipeline, W, why, &d);
       CHECK(!"a lowered kernel differs without a fault");
     }
