@@ -18,7 +18,8 @@ static const char help[] =
     "even when the kernel is already reconverging (reconverge[force]), so that orderings can be\n"
     "compared on such kernels too.\n\n"
     "options:\n"
-    "  --orders LIST      comma-separated orderings (default df,dfpd,bf,bfpd,rpot,domreg)\n"
+    "  --orders LIST      comma-separated orderings (default df,dfpd,bf,bfpd,rpot,domreg,auto;\n"
+    "                     auto shows the ordering it chose, e.g. auto=rpot)\n"
     "  --cond2            also apply the thesis's Condition 2\n"
     "  --show-order       print the block ordering of each row\n"
     "  --json             one JSON object per kernel and ordering, one per line\n"
@@ -115,7 +116,11 @@ static void measure(rc_ctx *ctx, rc_kernel *in, const char *order, bool cond2, r
     rc_u32vec ord = {0};
     rc_analysis pa;
     rc_analysis_build(&pa, in, 0);
-    int kind = rc_order_lookup(order);
+    /* auto: the ordering it chose */
+    const rc_stat *chosen = rc_stats_get(&st, "order");
+    if (strcmp(order, "auto") == 0 && chosen && chosen->is_string)
+      snprintf(r->order, sizeof r->order, "auto=%.8s", chosen->sval);
+    int kind = rc_order_lookup(strcmp(order, "auto") == 0 && chosen && chosen->is_string ? chosen->sval : order);
     if (kind >= 0 && rc_compute_ordering(ctx, in, &pa.cfg, &pa.dom, &pa.pdom, (rc_order_kind)kind, NULL, &ord) == 0) {
       size_t len = 0;
       for (uint32_t i = 0; i < ord.len && len + 40 < sizeof r->sequence; i++)
@@ -130,7 +135,7 @@ static void measure(rc_ctx *ctx, rc_kernel *in, const char *order, bool cond2, r
 }
 
 int cmd_orderings(int argc, char **argv) {
-  const char *out = NULL, *kname = NULL, *file = NULL, *orders = "df,dfpd,bf,bfpd,rpot,domreg";
+  const char *out = NULL, *kname = NULL, *file = NULL, *orders = "df,dfpd,bf,bfpd,rpot,domreg,auto";
   bool json = false, cond2 = false, show = false;
   cli_input_opts in = {0};
   for (int i = 1; i < argc; i++) {
@@ -165,8 +170,8 @@ int cmd_orderings(int argc, char **argv) {
   snprintf(list, sizeof list, "%s", orders);
   int norders = 0;
   for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","), norders++)
-    if (rc_order_lookup(tok) < 0 || strcmp(tok, "custom") == 0)
-      return cli_usage_error("orderings", "unknown ordering '%s' (df, dfpd, bf, bfpd, rpot, domreg)", tok);
+    if ((rc_order_lookup(tok) < 0 && strcmp(tok, "auto") != 0) || strcmp(tok, "custom") == 0)
+      return cli_usage_error("orderings", "unknown ordering '%s' (df, dfpd, bf, bfpd, rpot, domreg, auto)", tok);
   if (norders == 0) return cli_usage_error("orderings", "--orders needs at least one ordering");
   rc_ctx ctx;
   cli_ctx_init(&ctx);
@@ -200,7 +205,7 @@ int cmd_orderings(int argc, char **argv) {
     if (!json) {
       fprintf(o.f, "kernel @%s (%u blocks)\n", k->name, k->nblocks);
       /* one word per column: "uniform-kept 1/2" reads as 1 of 2 uniform branches kept */
-      fprintf(o.f, "  %-7s %5s %8s %7s %13s %11s %11s\n", "order", "flow", "virtual", "blocks",
+      fprintf(o.f, "  %-11s %5s %8s %7s %13s %11s %11s\n", "order", "flow", "virtual", "blocks",
               "uniform-kept", "loops-kept", "new-cycles");
     }
     snprintf(list, sizeof list, "%s", orders);
@@ -226,7 +231,7 @@ int cmd_orderings(int argc, char **argv) {
         char uni[24], loops[24];
         snprintf(uni, sizeof uni, "%u/%u", r.uniform_kept, r.uniform_total);
         snprintf(loops, sizeof loops, "%u/%u", r.loops_kept, r.loops_total);
-        fprintf(o.f, "  %-7s %5u %8u %7u %13s %11s %11u\n", r.order, r.flow, r.virt, r.blocks_after, uni,
+        fprintf(o.f, "  %-11s %5u %8u %7u %13s %11s %11u\n", r.order, r.flow, r.virt, r.blocks_after, uni,
                 loops, r.new_cycles);
         if (show) fprintf(o.f, "          ordering (before PrepareOrdering): %s\n", r.sequence);
       }

@@ -317,7 +317,8 @@ int cmd_report(int argc, char **argv) {
     html_text(&page, file);
     rc_sb_puts(&page, "</h1>\n<p class=\"note\">How each way of running divergent control flow on a SIMD wave "
                       "does on this code: the IPDOM reconvergence stack, reconverge (Wahlster 2018) with each "
-                      "block ordering followed by lower, and LLVM's StructurizeCFG followed by lower, all "
+                      "block ordering followed by lower, the sweep lowerings blockip (Beignet's per-lane block "
+                      "IPs) and full-linearize, and LLVM's StructurizeCFG followed by lower, all "
                       "counted by one cost model and checked against reconv's thread-level interpreter.</p>\n");
     source_section(&ctx, &page, file);
     for (uint32_t i = 0; i < m->nkernels && rc == EXIT_OK; i++) {

@@ -8,6 +8,7 @@
 
 const strategy compare_strategies[] = {
     {"ipdom", SIM_MODE_IPDOM, NULL, NULL, NULL},
+    {"reconverge[auto]+lower", SIM_MODE_WAVE, "reconverge[order=auto],lower", "reconverge[order=auto]", NULL},
     {"reconverge[dfpd]+lower", SIM_MODE_WAVE, "reconverge[order=dfpd],lower", "reconverge[order=dfpd]", NULL},
     {"reconverge[df]+lower", SIM_MODE_WAVE, "reconverge[order=df],lower", "reconverge[order=df]", NULL},
     {"reconverge[bf]+lower", SIM_MODE_WAVE, "reconverge[order=bf],lower", "reconverge[order=bf]", NULL},
@@ -100,8 +101,8 @@ void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
   fputs("\nnote: dup = blocks a wave enters again while lanes that ran them wait (the IPDOM stack re-runs a\n"
         "note: block per path into it; reconverge's flow blocks can take a wave around a loop twice, thesis\n"
         "note: 4.3.1, while each lane runs each block once)\n"
-        "note: reconverge[dfpd] is the default ordering: depth-first respecting post-dominance (thesis\n"
-        "note: 4.3.1), it leaves reconverging parts such as Fig. 4.10a alone where DF adds flow blocks\n"
+        "note: reconverge[auto] is the default: of dfpd, rpot and domreg (orderings that respect\n"
+        "note: post-dominance, thesis 4.3.1) it keeps the one whose lowered kernel has the fewest instructions\n"
         "note: blockip and full-linearize keep the CFG and sweep its blocks in one layout: blockip skips the\n"
         "note: blocks no lane wants (per-lane block labels, the Beignet note), full-linearize runs them all\n",
         f);

@@ -22,7 +22,7 @@ typedef struct strategy {
 extern const strategy compare_strategies[];
 extern const int compare_nstrategies;
 /* the row of reconv's default pipeline (reconverge with its default ordering, then lower) */
-#define COMPARE_DEFAULT "reconverge[dfpd]+lower"
+#define COMPARE_DEFAULT "reconverge[auto]+lower"
 
 typedef struct compare_row {
   const strategy *st;

@@ -550,6 +550,10 @@ void rc_block_move(rc_block *b, uint32_t index);
 /* Lay the kernel's blocks out as blocks[0 .. n) (a permutation of all of them, n == nblocks; ids are
  * renumbered; the first is the entry). */
 void rc_kernel_set_block_order(rc_kernel *k, rc_block *const *blocks, uint32_t n);
+/* Exchange the bodies of two kernels of one module (parameters, blocks, registers, values, names,
+ * level), so that a transform tried on a copy can be adopted without running it again; name, run
+ * specification, origin and source position stay. */
+void rc_kernel_swap_bodies(rc_kernel *a, rc_kernel *b);
 /* Remove a block: drops its outgoing edges (updating successors' preds and phis) and removes it
  * from the kernel. It must have no predecessors left. */
 void rc_block_remove(rc_block *b);

@@ -266,6 +266,29 @@ bool rc_block_has_barrier(const rc_block *b) {
   return false;
 }
 
+void rc_kernel_swap_bodies(rc_kernel *a, rc_kernel *b) {
+  assert(a->mod == b->mod);
+  rc_kernel t = *a;
+  a->level = b->level;
+  a->param_divergent = b->param_divergent;
+  a->params = b->params, a->nparams = b->nparams, a->paramcap = b->paramcap;
+  a->blocks = b->blocks, a->nblocks = b->nblocks, a->blockcap = b->blockcap;
+  a->regs = b->regs, a->nregs = b->nregs, a->regcap = b->regcap;
+  a->nvalues = b->nvalues;
+  a->block_names = b->block_names, a->value_names = b->value_names;
+  a->fresh_counters = b->fresh_counters, a->reg_names = b->reg_names;
+  b->level = t.level;
+  b->param_divergent = t.param_divergent;
+  b->params = t.params, b->nparams = t.nparams, b->paramcap = t.paramcap;
+  b->blocks = t.blocks, b->nblocks = t.nblocks, b->blockcap = t.blockcap;
+  b->regs = t.regs, b->nregs = t.nregs, b->regcap = t.regcap;
+  b->nvalues = t.nvalues;
+  b->block_names = t.block_names, b->value_names = t.value_names;
+  b->fresh_counters = t.fresh_counters, b->reg_names = t.reg_names;
+  for (uint32_t i = 0; i < a->nblocks; i++) a->blocks[i]->parent = a;
+  for (uint32_t i = 0; i < b->nblocks; i++) b->blocks[i]->parent = b;
+}
+
 void rc_kernel_set_block_order(rc_kernel *k, rc_block *const *blocks, uint32_t n) {
   assert(n == k->nblocks);
   for (uint32_t i = 0; i < n; i++) {

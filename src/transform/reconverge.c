@@ -343,7 +343,7 @@ static int reconverge_kernel(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args
   const char *order_name = rc_pass_arg_get(args, "order");
   int order = order_name ? rc_order_lookup(order_name) : RC_ORDER_DFPD;
   if (order < 0)
-    return rc_error(ctx, "reconverge: unknown order '%s' (df, dfpd, bf, bfpd, rpot, domreg, custom)",
+    return rc_error(ctx, "reconverge: unknown order '%s' (auto, df, dfpd, bf, bfpd, rpot, domreg, custom)",
                     order_name);
   const char *custom = rc_pass_arg_get(args, "blocks");
   if (custom && !order_name) order = RC_ORDER_CUSTOM;
@@ -450,22 +450,42 @@ static uint32_t divergent_barriers(const rc_kernel *k, const rc_pass_args *args)
 
 static bool has_barrier(const rc_kernel *k) {
   for (uint32_t b = 0; b < k->nblocks; b++)
-    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      if (i->op == RC_OP_CALL && i->pred == RC_BI_BARRIER) return true;
+    if (rc_block_has_barrier(k->blocks[b])) return true;
   return false;
+}
+
+/* Diagnostics of runs on scratch copies are dropped (a NULL callback would print them). */
+static void discard_diag(void *user, const rc_diag *d) {
+  (void)user;
+  (void)d;
+}
+
+/* A scratch copy of k in its module, named after it and `tag`; the caller removes it. */
+static rc_kernel *scratch_copy(rc_kernel *k, const char *tag) {
+  char name[256];
+  rc_kernel *c = NULL;
+  for (unsigned n = 0; !c; n++) {
+    snprintf(name, sizeof name, "%.200s.%s%u", k->name, tag, n);
+    if (!rc_module_find_kernel(k->mod, name)) c = rc_kernel_clone(k->mod, k, name);
+  }
+  return c;
+}
+
+/* args with order=`order` instead of its order and custom block list; items holds args->n + 1. */
+static rc_pass_args args_with_order(const rc_pass_args *args, const char *order, rc_pass_arg *items) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; args && i < args->n; i++)
+    if (strcmp(args->items[i].key, "order") != 0 && strcmp(args->items[i].key, "blocks") != 0) items[n++] = args->items[i];
+  items[n++] = (rc_pass_arg){"order", order};
+  return (rc_pass_args){items, n};
 }
 
 /* Would reconverge with these arguments leave k's barriers in uniform control flow (no more of them
  * in divergent control flow than before)? Tried on a copy; false also when the copy fails. */
 static bool keeps_barriers_uniform(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, uint32_t before) {
-  char name[256];
-  rc_kernel *c = NULL;
-  for (unsigned n = 0; !c; n++) {
-    snprintf(name, sizeof name, "%.200s.barrier_check%u", k->name, n);
-    if (!rc_module_find_kernel(k->mod, name)) c = rc_kernel_clone(k->mod, k, name);
-  }
+  rc_kernel *c = scratch_copy(k, "barrier_check");
   rc_ctx quiet = *ctx;
-  quiet.diag = NULL; /* the real run reports */
+  quiet.diag = discard_diag; /* the real run reports */
   quiet.diag_user = NULL;
   bool ok = reconverge_kernel(&quiet, c, args, NULL) == 0 && divergent_barriers(c, args) <= before;
   rc_module_remove_kernel(k->mod, c);
@@ -479,8 +499,7 @@ static bool keeps_barriers_uniform(rc_ctx *ctx, rc_kernel *k, const rc_pass_args
  * control flow, the orderings dfpd, rpot and domreg are tried in turn (a note says which one is
  * used), and when none keeps them uniform the pass fails rather than produce code that hangs a
  * GPU. */
-int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
-  if (rc_pass_args_check(ctx, "reconverge", args)) return -1;
+static int reconverge_ordered(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
   if (!has_barrier(k)) return reconverge_kernel(ctx, k, args, stats);
   uint32_t before = divergent_barriers(k, args);
   if (keeps_barriers_uniform(ctx, k, args, before)) return reconverge_kernel(ctx, k, args, stats);
@@ -490,11 +509,7 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
   rc_pass_arg *items = rc_xmalloc(((args ? args->n : 0) + 1) * sizeof *items);
   for (size_t f = 0; f < sizeof fallbacks / sizeof fallbacks[0]; f++) {
     if (asked && strcmp(asked, fallbacks[f]) == 0) continue;
-    uint32_t n = 0;
-    for (uint32_t i = 0; args && i < args->n; i++)
-      if (strcmp(args->items[i].key, "order") != 0 && strcmp(args->items[i].key, "blocks") != 0) items[n++] = args->items[i];
-    items[n++] = (rc_pass_arg){"order", fallbacks[f]};
-    rc_pass_args alt = {items, n};
+    rc_pass_args alt = args_with_order(args, fallbacks[f], items);
     if (!keeps_barriers_uniform(ctx, k, &alt, before)) continue;
     rc_report(ctx, RC_SEV_NOTE, k->mod->filename, k->line, k->col,
               "reconverge: kernel @%s: order=%s would put a barrier in divergent control flow; order=%s "
@@ -510,4 +525,106 @@ int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
                    "flow, where a GPU would hang; the kernel is left as it is",
                    k->name, asked && strcmp(asked, "dfpd") && strcmp(asked, "rpot") && strcmp(asked, "domreg") ? asked : "",
                    asked && strcmp(asked, "dfpd") && strcmp(asked, "rpot") && strcmp(asked, "domreg") ? ", dfpd, rpot, domreg" : "dfpd, rpot, domreg");
+}
+
+/* ---- order=auto: the ordering chosen per kernel (issue 15) ----------------------------------------- */
+
+/* The orderings auto tries, in the order that breaks ties. DF and BF are left out: they do not
+ * respect post-dominance, so they change reconverging parts (thesis Fig. 4.10a) and can keep a branch
+ * uniform that is divergent at wave level. BFPD is left out for its cost: its ordering is
+ * super-linear (over 60 s on a 10^4-block kernel where the others take 2 s), and on the bundled
+ * kernels it is never the only cheapest one. */
+static const char *const auto_candidates[] = {"dfpd", "rpot", "domreg"};
+
+/* Up to this size the cost of a candidate is measured on its lowered kernel; above, lower's own
+ * super-linear parts (its wave-divergence refinement) would cost more than the candidates. */
+#define AUTO_LOWER_MAX_BLOCKS 2000
+
+static uint64_t count_instructions(const rc_kernel *k) {
+  uint64_t n = 0;
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) n++;
+  return n;
+}
+
+/* The static cost of a reconverged kernel t: the instructions of the kernel `lower` makes of it
+ * (every instruction once: the original ones, the flow blocks' branches and phis turned into
+ * copies, the re-join mask and exec work), or, above AUTO_LOWER_MAX_BLOCKS, t's own instructions.
+ * UINT64_MAX when lowering fails. */
+static uint64_t reconverged_cost(rc_ctx *quiet, rc_kernel *t) {
+  if (t->nblocks > AUTO_LOWER_MAX_BLOCKS) return count_instructions(t);
+  rc_kernel *w = scratch_copy(t, "lowered");
+  /* norepair: a branch only divergent at wave level makes this ordering lose, not run auto again */
+  rc_pass_arg norepair = {"norepair", NULL};
+  rc_pass_args lower_args = {&norepair, 1};
+  uint64_t cost = rc_pass_lower(quiet, w, &lower_args, NULL) == 0 ? count_instructions(w) : UINT64_MAX;
+  rc_module_remove_kernel(t->mod, w);
+  return cost;
+}
+
+/* order=auto (the default): each candidate ordering runs on a copy of k, and the copy whose lowered
+ * kernel has the fewest instructions (ties: the earlier candidate) becomes k's body — adopted, not
+ * run again, so auto costs the candidates' runs plus their lowering. A kernel that is already
+ * reconverging is left as it is without trying anything. When every candidate fails, dfpd runs on
+ * k itself and reports why. */
+static int reconverge_auto(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
+  rc_pass_arg *items = rc_xmalloc(((args ? args->n : 0) + 2) * sizeof *items);
+  unsigned unif_flags = (rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0) |
+                        rc_uniformity_target_flags(k);
+  if (!rc_pass_arg_get(args, "force") && reconverging_now(k, unif_flags, NULL, NULL)) {
+    rc_pass_args chosen = args_with_order(args, auto_candidates[0], items);
+    int rc = reconverge_ordered(ctx, k, &chosen, stats);
+    free(items);
+    return rc;
+  }
+  enum { NCAND = sizeof auto_candidates / sizeof auto_candidates[0] };
+  rc_ctx quiet = *ctx;
+  quiet.diag = discard_diag;
+  quiet.diag_user = NULL;
+  rc_kernel *best = NULL;
+  uint64_t best_cost = UINT64_MAX;
+  rc_stats cand_stats[NCAND];
+  size_t best_index = 0;
+  for (size_t c = 0; c < NCAND; c++) {
+    rc_stats_init(&cand_stats[c]);
+    rc_pass_args alt = args_with_order(args, auto_candidates[c], items);
+    rc_kernel *t = scratch_copy(k, "auto");
+    uint64_t cost = reconverge_ordered(&quiet, t, &alt, &cand_stats[c]) == 0 ? reconverged_cost(&quiet, t) : UINT64_MAX;
+    if (cost < best_cost) {
+      if (best) rc_module_remove_kernel(k->mod, best);
+      best = t;
+      best_cost = cost;
+      best_index = c;
+    } else {
+      rc_module_remove_kernel(k->mod, t);
+    }
+  }
+  int rc = 0;
+  if (best) {
+    rc_kernel_swap_bodies(k, best);
+    rc_module_remove_kernel(k->mod, best);
+    if (stats) {
+      for (uint32_t i = 0; i < cand_stats[best_index].n; i++) {
+        const rc_stat *st = &cand_stats[best_index].items[i];
+        if (st->is_string) rc_stats_set_str(stats, st->name, st->sval);
+        else rc_stats_add(stats, st->name, st->ival);
+      }
+      rc_stats_set(stats, "order_auto_tried", NCAND);
+      rc_stats_set(stats, "order_auto_cost", (int64_t)best_cost);
+    }
+  } else {
+    rc_pass_args chosen = args_with_order(args, auto_candidates[0], items);
+    rc = reconverge_ordered(ctx, k, &chosen, stats);
+  }
+  for (size_t c = 0; c < NCAND; c++) rc_stats_free(&cand_stats[c]);
+  free(items);
+  return rc;
+}
+
+int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
+  if (rc_pass_args_check(ctx, "reconverge", args)) return -1;
+  const char *order = rc_pass_arg_get(args, "order");
+  if (!rc_pass_arg_get(args, "blocks") && (!order || strcmp(order, "auto") == 0))
+    return reconverge_auto(ctx, k, args, stats);
+  return reconverge_ordered(ctx, k, args, stats);
 }

@@ -16,7 +16,7 @@
 
 #include <stdlib.h>
 
-static const char *orders[] = {"df", "dfpd", "bf", "bfpd", "rpot", "domreg"};
+static const char *orders[] = {"df", "dfpd", "bf", "bfpd", "rpot", "domreg", "auto"};
 static const uint32_t waves[] = {1, 8, 32, 64};
 static const char *sweeps[] = {"blockip", "full-linearize"};
 
@@ -89,8 +89,8 @@ TEST(barriers_in_uniform_control_flow_stay_there_under_every_ordering) {
       rc_sb_free(&sb);
     }
     CHECK(rc_verify_kernel(&d.ctx, k) == 0);
-    const char *order = orders[it % 6];
-    uint32_t W = waves[(it / 6) % 4];
+    const char *order = orders[it % 7];
+    uint32_t W = waves[(it / 7) % 4];
     rc_kernel *t = rc_kernel_clone(m, k, "reconverged");
     char pipeline[64];
     snprintf(pipeline, sizeof pipeline, "reconverge[order=%s]", order);

@@ -446,7 +446,7 @@ TEST(wave_divergence_refinement_marks_the_merged_phi) {
   test_diags_init(&d);
   rc_module *m = rc_module_new(&d.ctx, "gen");
   rc_kernel *k = inner_outer_loops(m);
-  CHECK(k && rc_pipeline_run(&d.ctx, k, "reconverge", NULL, NULL) == 0);
+  CHECK(k && rc_pipeline_run(&d.ctx, k, "reconverge[order=dfpd]", NULL, NULL) == 0); /* DFPD makes FLOW1 */
   if (!k) return;
   rc_analysis a;
   rc_analysis_build(&a, k, 0);
