@@ -534,11 +534,14 @@ static int reconverge_ordered(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *arg
  * uniform that is divergent at wave level. BFPD is left out for its cost: its ordering is
  * super-linear (over 60 s on a 10^4-block kernel where the others take 2 s), and on the bundled
  * kernels it is never the only cheapest one. */
-static const char *const auto_candidates[] = {"dfpd", "rpot", "domreg"};
+static const char *const auto_candidates[] = {"dfpd", "rpot", "domreg"}; /* dfpd first: the one for big kernels */
 
-/* Up to this size the cost of a candidate is measured on its lowered kernel; above, lower's own
- * super-linear parts (its wave-divergence refinement) would cost more than the candidates. */
-#define AUTO_LOWER_MAX_BLOCKS 2000
+/* Kernels up to this size try every candidate, each measured on its lowered kernel; bigger ones get
+ * DFPD alone. The candidates' own cost decides it: on the generated shapes of bench_reconverge RPOT
+ * and DomReg grow faster than DFPD (10^5 blocks: 8 s under DFPD, over 100 s and 10 GB under RPOT),
+ * and lower's wave-divergence refinement is super-linear too (10^4 blocks: 9 s). Up to 1,000 blocks
+ * auto costs at most 0.15 s of CPU time. */
+#define AUTO_MAX_BLOCKS 1000
 
 static uint64_t count_instructions(const rc_kernel *k) {
   uint64_t n = 0;
@@ -549,10 +552,8 @@ static uint64_t count_instructions(const rc_kernel *k) {
 
 /* The static cost of a reconverged kernel t: the instructions of the kernel `lower` makes of it
  * (every instruction once: the original ones, the flow blocks' branches and phis turned into
- * copies, the re-join mask and exec work), or, above AUTO_LOWER_MAX_BLOCKS, t's own instructions.
- * UINT64_MAX when lowering fails. */
+ * copies, the re-join mask and exec work). UINT64_MAX when lowering fails. */
 static uint64_t reconverged_cost(rc_ctx *quiet, rc_kernel *t) {
-  if (t->nblocks > AUTO_LOWER_MAX_BLOCKS) return count_instructions(t);
   rc_kernel *w = scratch_copy(t, "lowered");
   /* norepair: a branch only divergent at wave level makes this ordering lose, not run auto again */
   rc_pass_arg norepair = {"norepair", NULL};
@@ -565,13 +566,13 @@ static uint64_t reconverged_cost(rc_ctx *quiet, rc_kernel *t) {
 /* order=auto (the default): each candidate ordering runs on a copy of k, and the copy whose lowered
  * kernel has the fewest instructions (ties: the earlier candidate) becomes k's body — adopted, not
  * run again, so auto costs the candidates' runs plus their lowering. A kernel that is already
- * reconverging is left as it is without trying anything. When every candidate fails, dfpd runs on
- * k itself and reports why. */
+ * reconverging is left as it is without trying anything, and one of more than AUTO_MAX_BLOCKS
+ * blocks gets DFPD directly. When every candidate fails, DFPD runs on k itself and reports why. */
 static int reconverge_auto(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
   rc_pass_arg *items = rc_xmalloc(((args ? args->n : 0) + 2) * sizeof *items);
   unsigned unif_flags = (rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0) |
                         rc_uniformity_target_flags(k);
-  if (!rc_pass_arg_get(args, "force") && reconverging_now(k, unif_flags, NULL, NULL)) {
+  if (k->nblocks > AUTO_MAX_BLOCKS || (!rc_pass_arg_get(args, "force") && reconverging_now(k, unif_flags, NULL, NULL))) {
     rc_pass_args chosen = args_with_order(args, auto_candidates[0], items);
     int rc = reconverge_ordered(ctx, k, &chosen, stats);
     free(items);
@@ -585,11 +586,12 @@ static int reconverge_auto(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, 
   uint64_t best_cost = UINT64_MAX;
   rc_stats cand_stats[NCAND];
   size_t best_index = 0;
+  for (size_t c = 0; c < NCAND; c++) rc_stats_init(&cand_stats[c]);
   for (size_t c = 0; c < NCAND; c++) {
-    rc_stats_init(&cand_stats[c]);
     rc_pass_args alt = args_with_order(args, auto_candidates[c], items);
     rc_kernel *t = scratch_copy(k, "auto");
-    uint64_t cost = reconverge_ordered(&quiet, t, &alt, &cand_stats[c]) == 0 ? reconverged_cost(&quiet, t) : UINT64_MAX;
+    uint64_t cost = UINT64_MAX;
+    if (reconverge_ordered(&quiet, t, &alt, &cand_stats[c]) == 0) cost = reconverged_cost(&quiet, t);
     if (cost < best_cost) {
       if (best) rc_module_remove_kernel(k->mod, best);
       best = t;
