@@ -55,6 +55,7 @@ typedef struct lin_opts {
   region_mode region;
   order_mode order;
   bool merge_loops, show_values;
+  const char *kernel_name; /* for messages: the kernel the user named (runs go on copies first) */
 } lin_opts;
 
 typedef struct found_region {
@@ -445,7 +446,7 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
     rc_analysis_free(&a);
     if ((need_entry && added_entry) || (need_exit && added_exit)) {
       rc_vec_free(&rv);
-      return rc_error(ctx, "linearize: @%s: no single-entry single-exit region found (a bug in reconv)", k->name);
+      return rc_error(ctx, "linearize: @%s: no single-entry single-exit region found (a bug in reconv)", o->kernel_name);
     }
     add_boundary(k, need_entry, need_exit);
     added_entry |= need_entry;
@@ -459,7 +460,7 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
         rc = rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
                        "linearize: kernel @%s: block %s holds a barrier inside a region to linearize; its "
                        "guard would put the barrier in divergent control flow, so the kernel is left as it is",
-                       k->name, k->blocks[rv.data[i].blocks.data[j]]->name);
+                       o->kernel_name, k->blocks[rv.data[i].blocks.data[j]]->name);
   }
   lin_build b;
   memset(&b, 0, sizeof b);
@@ -481,7 +482,7 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
     r.words = (n + 1 + 63) / 64;
     r.entry = rc_xcalloc(r.words, sizeof *r.entry);
     if (order_region(&a.cfg, fr, in_r, o->order, pos, &r) != n) {
-      rc = rc_error(ctx, "linearize: @%s: region of %s not reachable from %s (a bug in reconv)", k->name,
+      rc = rc_error(ctx, "linearize: @%s: region of %s not reachable from %s (a bug in reconv)", o->kernel_name,
                     k->blocks[fr->blocks.data[0]]->name, k->blocks[fr->D]->name);
     } else {
       for (uint32_t p = 0; p < n; p++) {
@@ -493,7 +494,7 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
         }
         if (ns < 1 || ns > 2)
           rc = rc_error(ctx, "linearize: @%s: block %s has %u successors inside a region (a bug in reconv)",
-                        k->name, k->blocks[x]->name, ns);
+                        o->kernel_name, k->blocks[x]->name, ns);
       }
       for (uint32_t e = a.cfg.succ_start[fr->D]; e < a.cfg.succ_start[fr->D + 1]; e++)
         if (in_r[a.cfg.succs[e]]) lin_add(r.entry, pos[a.cfg.succs[e]]);
@@ -571,7 +572,7 @@ static int try_on_copy(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region_mode
 
 int rc_pass_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
   if (rc_pass_args_check(ctx, "linearize", args)) return -1;
-  lin_opts o = {3, REGION_MIN, ORDER_RPO, false, false};
+  lin_opts o = {3, REGION_MIN, ORDER_RPO, false, false, k->name};
   const char *v = rc_pass_arg_get(args, "opt");
   if (v) {
     if (strlen(v) != 1 || v[0] < '0' || v[0] > '3')
