@@ -47,7 +47,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { REGION_MIN, REGION_ALL } region_mode;
+/* REGION_MIN: Algorithm 2 from the unstructured edges (Def. 1); REGION_FOLD: also from the blocks
+ * maximal folding leaves (a shared join, which Def. 1 does not call unstructured); REGION_ALL: the
+ * whole kernel (section 3). */
+typedef enum { REGION_MIN, REGION_FOLD, REGION_ALL } region_mode;
 typedef enum { ORDER_RPO, ORDER_INTERLEAVE } order_mode;
 
 typedef struct lin_opts {
@@ -123,8 +126,10 @@ static int grow_region(finder *f, rc_u32vec *set, region_vec *rv, found_region *
     reach(f, D, D, P, false, f->fwd);
     uint8_t *bwd = rc_xcalloc(n, 1);
     reach(f, P, P, D, true, bwd);
+    /* single entry, single exit: D dominates and P post-dominates every block of the region (which
+     * keeps D == P, the body of a loop entered and left at its header, to that body) */
     for (uint32_t b = 0; b < n; b++)
-      if (f->fwd[b] && bwd[b] && !f->in_set[b]) {
+      if (f->fwd[b] && bwd[b] && !f->in_set[b] && rc_dominates(f->dom, D, b) && rc_dominates(f->pdom, P, b)) {
         f->in_set[b] = 1;
         rc_vec_push(set, b);
       }
@@ -170,7 +175,7 @@ static int grow_region(finder *f, rc_u32vec *set, region_vec *rv, found_region *
   }
 }
 
-/* The regions of k (REGION_MIN: Algorithm 2 per unstructured edge; REGION_ALL: section 3). */
+/* The regions of k (see region_mode). */
 static int find_regions(const rc_kernel *k, const rc_analysis *a, region_mode mode, region_vec *rv,
                         bool *need_entry, bool *need_exit) {
   const rc_cfg *g = &a->cfg;
@@ -202,6 +207,26 @@ static int find_regions(const rc_kernel *k, const rc_analysis *a, region_mode mo
   f.as_D = rc_xmalloc((n + 1) * sizeof *f.as_D);
   f.as_P = rc_xmalloc((n + 1) * sizeof *f.as_P);
   for (uint32_t b = 0; b <= n; b++) f.region_of[b] = f.as_D[b] = f.as_P[b] = RC_NONE;
+  /* seeds: the two ends of each unstructured edge; with REGION_FOLD also each condition node that
+   * maximal folding leaves, with its successors, unless it heads a cycle (a loop is left unfolded
+   * when its body does not fold; the body's own leftovers seed the region then) */
+  uint32_t nedges = edges.len / 2;
+  if (mode == REGION_FOLD) {
+    rc_u32vec left = {0};
+    rc_is_structured(g, &a->dom, &a->pdom, &left);
+    for (uint32_t i = 0; i < left.len; i++) {
+      uint32_t c = left.data[i];
+      bool header = false;
+      for (uint32_t cy = 0; cy < a->cycles.ncycles && !header; cy++) header = a->cycles.cycles[cy].header == c;
+      if (header) continue;
+      for (uint32_t e = g->succ_start[c]; e < g->succ_start[c + 1]; e++) {
+        rc_vec_push(&edges, c);
+        rc_vec_push(&edges, g->succs[e]);
+      }
+    }
+    rc_vec_free(&left);
+  }
+  (void)nedges;
   int rc = 0;
   for (uint32_t e = 0; e + 1 < edges.len && rc == 0; e += 2) {
     uint32_t u = edges.data[e], v = edges.data[e + 1];
@@ -380,6 +405,34 @@ static bool has_barrier(const rc_block *b) {
   return false;
 }
 
+/* A barrier in a region stays in uniform control flow when every thread that enters the region
+ * runs it exactly once in the same sweep of the guards: the region has no back-edge guard and the
+ * barrier's block post-dominates each block D enters. Every other case is refused, since the guards
+ * would put the barrier in divergent control flow (a hang on a GPU). */
+static int check_barriers(rc_ctx *ctx, const rc_kernel *k, const rc_analysis *a, const found_region *fr,
+                          const lin_region *r, const char *kernel_name) {
+  bool cyclic = false;
+  for (uint32_t p = 0; p < r->n; p++) cyclic |= r->back_to[p] != RC_NONE;
+  for (uint32_t j = 0; j < fr->blocks.len; j++) {
+    uint32_t b = fr->blocks.data[j];
+    if (!has_barrier(k->blocks[b])) continue;
+    bool all_pass = !cyclic;
+    for (uint32_t e = a->cfg.succ_start[fr->D]; all_pass && e < a->cfg.succ_start[fr->D + 1]; e++) {
+      uint32_t t = a->cfg.succs[e];
+      bool inside = false;
+      for (uint32_t p = 0; p < r->n && !inside; p++) inside = r->block[p] == t;
+      if (inside) all_pass = rc_dominates(&a->pdom, b, t);
+    }
+    if (!all_pass)
+      return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
+                       "linearize: kernel @%s: block %s holds a barrier inside a region to linearize that not "
+                       "every thread entering it passes once; its guard would put the barrier in divergent "
+                       "control flow, so the kernel is left as it is",
+                       kernel_name, k->blocks[b]->name);
+  }
+  return 0;
+}
+
 /* Preparation shared with reconverge: two-way branches, reachable blocks, one exit. */
 static int prepare(rc_ctx *ctx, rc_kernel *k, rc_stats *stats) {
   bool sw = false;
@@ -453,15 +506,6 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
     added_exit |= need_exit;
   }
   int rc = 0;
-  for (uint32_t i = 0; i < rv.len && rc == 0; i++) {
-    if (!rv.data[i].alive) continue;
-    for (uint32_t j = 0; j < rv.data[i].blocks.len; j++)
-      if (has_barrier(k->blocks[rv.data[i].blocks.data[j]]))
-        rc = rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
-                       "linearize: kernel @%s: block %s holds a barrier inside a region to linearize; its "
-                       "guard would put the barrier in divergent control flow, so the kernel is left as it is",
-                       o->kernel_name, k->blocks[rv.data[i].blocks.data[j]]->name);
-  }
   lin_build b;
   memset(&b, 0, sizeof b);
   if (rc == 0) lin_build_init(&b, k);
@@ -501,6 +545,9 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
     }
     if (rc == 0) {
       back_edges(&r, o->merge_loops);
+      rc = check_barriers(ctx, k, &a, fr, &r, o->kernel_name);
+    }
+    if (rc == 0) {
       lin_guard_values(&r);
       if (o->show_values) report_values(ctx, k, &r, k->blocks[fr->D]->name, k->blocks[fr->P]->name);
       lin_plan plan = {0};
@@ -580,9 +627,11 @@ int rc_pass_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_st
     o.opt = v[0] - '0';
   }
   v = rc_pass_arg_get(args, "region");
-  if (v && strcmp(v, "min") && strcmp(v, "all"))
-    return rc_error(ctx, "linearize: region must be 'min' (Algorithm 2) or 'all' (section 3), not '%s'", v);
+  if (v && strcmp(v, "min") && strcmp(v, "fold") && strcmp(v, "all"))
+    return rc_error(ctx, "linearize: region must be 'min' (Algorithm 2), 'fold' (Algorithm 2 also from what "
+                    "maximal folding leaves) or 'all' (section 3), not '%s'", v);
   if (v && !strcmp(v, "all")) o.region = REGION_ALL;
+  if (v && !strcmp(v, "fold")) o.region = REGION_FOLD;
   v = rc_pass_arg_get(args, "order");
   if (v && strcmp(v, "rpo") && strcmp(v, "interleave"))
     return rc_error(ctx, "linearize: order must be 'rpo' or 'interleave', not '%s'", v);
@@ -599,7 +648,7 @@ int rc_pass_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_st
   }
   bool unstructured_edges = false;
   bool already = structured_now(k, &unstructured_edges);
-  if (o.region == REGION_MIN && already && !unstructured_edges) {
+  if (o.region != REGION_ALL && already && !unstructured_edges) {
     if (stats) {
       rc_stats_set(stats, "blocks_after", k->nblocks);
       rc_stats_set(stats, "instructions_after", instrs_before);
@@ -608,15 +657,16 @@ int rc_pass_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_st
     }
     return 0;
   }
-  /* Def. 1 and maximal folding can disagree (a CFG with no unstructured edge that does not fold);
-   * then, or when the minimal regions leave something unfolded, the whole kernel is linearized */
+  /* Def. 1 and maximal folding can disagree (a shared join is no unstructured edge, but does not
+   * fold): when the regions of the unstructured edges leave something unfolded, the blocks folding
+   * leaves seed regions too, and as a last resort the whole kernel is linearized */
   region_mode mode = o.region;
-  if (mode == REGION_MIN && !unstructured_edges) mode = REGION_ALL;
+  if (mode == REGION_MIN && !unstructured_edges) mode = REGION_FOLD;
   bool structured = false;
-  if (try_on_copy(ctx, k, &o, mode, &structured)) return -1;
-  if (!structured && mode == REGION_MIN) {
-    mode = REGION_ALL;
+  for (;;) {
     if (try_on_copy(ctx, k, &o, mode, &structured)) return -1;
+    if (structured || mode == REGION_ALL) break;
+    mode = mode == REGION_MIN ? REGION_FOLD : REGION_ALL;
   }
   if (!structured)
     return rc_error(ctx, "linearize: @%s: the linearized CFG is not structured (a bug in reconv); the kernel is "
@@ -626,6 +676,7 @@ int rc_pass_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_st
     rc_stats_set(stats, "blocks_after", k->nblocks);
     rc_stats_set(stats, "instructions_after", count_instrs(k));
     rc_stats_set(stats, "whole_kernel", mode == REGION_ALL);
+    rc_stats_set(stats, "folding_seeds", mode == REGION_FOLD);
     rc_stats_set(stats, "already_structured", 0);
   }
   return 0;
