@@ -84,7 +84,8 @@ static int parse_args(int argc, char **argv, sim_opts *o, cli_input_opts *in, cl
     }
   }
   if (!o->file) return cli_usage_error("sim", "no input file");
-  if (o->pipeline && o->mode != SIM_MODE_WAVE) return cli_usage_error("sim", "-p applies to --mode wave only");
+  if (o->pipeline && o->mode == SIM_MODE_THREAD)
+    return cli_usage_error("sim", "-p applies to --mode wave and --mode ipdom only");
   if (o->check && o->mode == SIM_MODE_THREAD)
     return cli_usage_error("sim", "--check compares a machine with the thread-level interpreter; use it "
                                   "with --mode ipdom or wave");
@@ -137,7 +138,7 @@ int cmd_sim(int argc, char **argv) {
   if (k && cli_spec_build(&ctx, &s, k, &w) == 0) {
     sim_request req = {0};
     req.mode = o.mode;
-    req.pipeline = o.pipeline ? o.pipeline : "reconverge,lower";
+    req.pipeline = o.pipeline ? o.pipeline : o.mode == SIM_MODE_WAVE ? "reconverge,lower" : NULL;
     req.check = o.check;
     req.timeline = o.timeline != NULL;
     req.timeline_wave = (uint32_t)o.timeline_wave;
