@@ -122,11 +122,11 @@ static void bench_kernel(rc_kernel *k, const char *file, totals *t) {
   t->kernels++;
   if (refused) {
     t->refused++;
-    printf("%-40s refused: %.90s\n", label, reason);
+    printf("%-40.40s refused: %.90s\n", label, reason);
   } else if (!changed) {
     t->unchanged++;
   } else {
-    printf("%-40s", label);
+    printf("%-40.40s", label);
     for (int i = 0; i < 5; i++) printf(" %4u", f[i].blocks);
     printf(" %5.2f |", f[0].blocks ? (double)f[4].blocks / f[0].blocks : 0);
     for (int i = 0; i < 5; i++) printf(" %5u", f[i].instrs);
