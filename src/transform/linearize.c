@@ -69,6 +69,9 @@ typedef struct found_region {
 
 typedef RC_VEC(found_region) region_vec;
 
+/* the largest region the guard-value analysis takes (its sets need n * n / 8 bytes: 50 MB here) */
+enum { LIN_MAX_ANALYSED = 20000 };
+
 /* ---- Algorithm 2: the unstructured regions ------------------------------------------------------ */
 
 typedef struct finder {
@@ -548,7 +551,19 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
       rc = check_barriers(ctx, k, &a, fr, &r, o->kernel_name);
     }
     if (rc == 0) {
-      lin_guard_values(&r);
+      /* the analysis keeps a set of n + 1 values per guard: quadratic memory, so very large regions
+       * are linearized without it (opt=0) or refused */
+      if (o->opt >= 1 || o->show_values) {
+        if (n > LIN_MAX_ANALYSED) {
+          rc = rc_error(ctx, "linearize: @%s: a region of %u blocks is beyond the guard-value analysis "
+                        "(section 4.2, at most %u blocks); opt=0 linearizes it without", o->kernel_name, n,
+                        LIN_MAX_ANALYSED);
+        } else {
+          lin_guard_values(&r);
+        }
+      }
+    }
+    if (rc == 0) {
       if (o->show_values) report_values(ctx, k, &r, k->blocks[fr->D]->name, k->blocks[fr->P]->name);
       lin_plan plan = {0};
       lin_plan_build(&r, &a.dom, o->opt, &plan);

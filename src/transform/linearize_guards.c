@@ -226,6 +226,19 @@ void lin_plan_build(const lin_region *r, const rc_domtree *dom, int opt, lin_pla
     }
   for (uint32_t p = 0; p < n; p++) {
     if (head[p] != RC_NONE) close_all(&pl);
+    if (opt == 0) { /* Algorithm 1 as it is: every guard in the chain (no analysis needed) */
+      for (uint32_t q = head[p]; q != RC_NONE; q = next[q]) {
+        lin_step st = {LIN_STEP_LOOP_BEGIN, false, false, q, 0};
+        rc_vec_push(plan, st);
+      }
+      lin_step u = {LIN_STEP_UNIT, true, false, p, 0};
+      rc_vec_push(plan, u);
+      if (r->back_to[p] != RC_NONE) {
+        lin_step st = {LIN_STEP_LOOP_END, false, false, p, 0};
+        rc_vec_push(plan, st);
+      }
+      continue;
+    }
     for (uint32_t q = head[p]; q != RC_NONE; q = next[q]) {
       lin_step st = {LIN_STEP_LOOP_BEGIN, false, false, q, 0};
       rc_vec_push(plan, st);
