@@ -67,6 +67,26 @@ typedef RC_VEC(lin_step) lin_plan;
  * guard of a block under the guard of a block that dominates it, at any depth. Iterative. */
 void lin_plan_build(const lin_region *r, const rc_domtree *dom, int opt, lin_plan *plan);
 
+/* ---- regions (linearize_regions.c) -------------------------------------------------------------- */
+
+/* REGION_MIN: Algorithm 2 from the unstructured edges (Def. 1); REGION_FOLD: also from the blocks
+ * maximal folding leaves (a shared join, which Def. 1 does not call unstructured); REGION_ALL: the
+ * whole kernel (section 3). */
+typedef enum { REGION_MIN, REGION_FOLD, REGION_ALL } region_mode;
+typedef struct found_region {
+  uint32_t D, P;
+  rc_u32vec blocks;
+  bool alive;
+} found_region;
+
+typedef RC_VEC(found_region) region_vec;
+
+/* The regions of k under mode (REGION_ALL: one region, every block but the entry and the exit).
+ * Returns 0, or 1 with *need_entry / *need_exit set when a region needs a block above the entry or
+ * below the exit (rv then holds what was found so far, for the caller to free). */
+int lin_find_regions(const rc_kernel *k, const rc_analysis *a, region_mode mode, region_vec *rv,
+                     bool *need_entry, bool *need_exit);
+
 /* ---- building the output (linearize_emit.c) ------------------------------------------------------ */
 
 typedef struct lin_counts {
