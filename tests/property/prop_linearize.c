@@ -80,7 +80,7 @@ static void show(const rc_kernel *k) {
 }
 
 TEST(linearize_is_structured_and_trace_equivalent_on_random_kernels) {
-  unsigned iters = test_scaled(700), failures = 0, compared = 0, transformed = 0, irreducible = 0;
+  unsigned iters = test_scaled(1000), failures = 0, compared = 0, transformed = 0, irreducible = 0;
   static const char *variants[] = {"", ",region=all", ",order=interleave", ",merge-loops,region=all"};
   uint64_t executed[4] = {0, 0, 0, 0};
   for (unsigned it = 0; it < iters && failures < 5; it++) {
