@@ -161,10 +161,45 @@ static void back_edges(lin_region *r, bool merge_loops) {
 }
 
 
+/* The units of a region after Algorithm 3: the blocks that own themselves, in the region's order,
+ * with the exit and the other blocks of their sub-region; pos[] becomes the units' positions.
+ * Returns the number of units. */
+static uint32_t compact_units(lin_region *r, const uint32_t *owner, const uint32_t *exit_of, uint32_t *pos) {
+  uint32_t nblk = r->n, n = 0;
+  r->exit_block = rc_xmalloc((nblk + 1) * sizeof *r->exit_block);
+  r->member_start = rc_xcalloc(nblk + 2, sizeof *r->member_start);
+  r->members = rc_xmalloc((nblk + 1) * sizeof *r->members);
+  for (uint32_t i = 0; i < nblk; i++)
+    if (owner[r->block[i]] == r->block[i]) pos[r->block[i]] = n++;
+  for (uint32_t i = 0; i < nblk; i++) {
+    uint32_t b = r->block[i];
+    if (owner[b] != b) r->member_start[pos[owner[b]] + 1]++;
+  }
+  for (uint32_t p = 0; p < n; p++) r->member_start[p + 1] += r->member_start[p];
+  uint32_t *fill = rc_xmalloc((n + 1) * sizeof *fill);
+  memcpy(fill, r->member_start, (n + 1) * sizeof *fill);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < nblk; i++) {
+    uint32_t b = r->block[i];
+    if (owner[b] != b) r->members[fill[pos[owner[b]]]++] = b;
+    else {
+      r->block[m] = b;
+      r->exit_block[m++] = exit_of[b];
+    }
+  }
+  free(fill);
+  r->n = n;
+  r->words = (n + 1 + 63) / 64;
+  return n;
+}
+
 /* ---- one run ------------------------------------------------------------------------------------ */
 
 static void free_region(lin_region *r) {
   free(r->block);
+  free(r->exit_block);
+  free(r->member_start);
+  free(r->members);
   free(r->nsucc);
   free(r->succ);
   free(r->back_to);
@@ -190,7 +225,13 @@ static void report_values(rc_ctx *ctx, const rc_kernel *k, const lin_region *r, 
   rc_strbuf sb;
   rc_sb_init(&sb);
   rc_sb_printf(&sb, "linearize @%s: region %s -> ... -> %s, order", k->name, D, P);
-  for (uint32_t p = 0; p < r->n; p++) rc_sb_printf(&sb, " %s", k->blocks[r->block[p]]->name);
+  for (uint32_t p = 0; p < r->n; p++) {
+    rc_sb_printf(&sb, " %s", k->blocks[r->block[p]]->name);
+    /* a structured sub-region kept whole (Algorithm 3): its other blocks in brackets */
+    for (uint32_t i = r->member_start[p]; i < r->member_start[p + 1]; i++)
+      rc_sb_printf(&sb, "%s%s%s", i == r->member_start[p] ? "[" : " ", k->blocks[r->members[i]]->name,
+                   i + 1 == r->member_start[p + 1] ? "]" : "");
+  }
   rc_report(ctx, RC_SEV_NOTE, NULL, 0, 0, "%s", sb.data);
   for (uint32_t p = 0; p < r->n; p++) {
     sb.len = 0;
@@ -319,6 +360,7 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
   uint32_t n0 = a.cfg.nblocks;
   uint8_t *in_r = rc_xcalloc(n0 + 1, 1);
   uint32_t *pos = rc_xmalloc((n0 + 1) * sizeof *pos);
+  uint32_t *owner = rc_xmalloc((n0 + 1) * sizeof *owner), *exit_of = rc_xmalloc((n0 + 1) * sizeof *exit_of);
   for (uint32_t i = 0; i < rv.len && rc == 0; i++) {
     found_region *fr = &rv.data[i];
     if (!fr->alive) continue;
@@ -336,12 +378,22 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
       rc = rc_error(ctx, "linearize: @%s: region of %s not reachable from %s (a bug in reconv)", o->kernel_name,
                     k->blocks[fr->blocks.data[0]]->name, k->blocks[fr->D]->name);
     } else {
+      /* Algorithm 3: structured sub-regions of the minimised regions are kept whole, one unit each
+       * (section 4.1: "guarding only the entry block of a structured region"); region=all
+       * linearizes every block, as section 3 does */
+      if (mode != REGION_ALL && n <= LIN_MAX_ANALYSED) lin_structured_subregions(&a, r.block, n, in_r, owner, exit_of);
+      else
+        for (uint32_t p = 0; p < n; p++) owner[r.block[p]] = exit_of[r.block[p]] = r.block[p];
+      n = compact_units(&r, owner, exit_of, pos);
       for (uint32_t p = 0; p < n; p++) {
-        uint32_t x = r.block[p], ns = a.cfg.succ_start[x + 1] - a.cfg.succ_start[x];
+        uint32_t x = r.exit_block[p], ns = a.cfg.succ_start[x + 1] - a.cfg.succ_start[x];
         r.nsucc[p] = (uint8_t)ns;
         for (uint32_t s = 0; s < ns && s < 2; s++) {
           uint32_t y = a.cfg.succs[a.cfg.succ_start[x] + s];
           r.succ[p][s] = in_r[y] ? pos[y] : n;
+          if (in_r[y] && owner[y] != y)
+            rc = rc_error(ctx, "linearize: @%s: an edge enters a structured sub-region at %s (a bug in reconv)",
+                          o->kernel_name, k->blocks[y]->name);
         }
         if (ns < 1 || ns > 2)
           rc = rc_error(ctx, "linearize: @%s: block %s has %u successors inside a region (a bug in reconv)",
@@ -374,11 +426,13 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
       lin_emit_region(&b, &r, k->blocks[fr->D], k->blocks[fr->P], &plan);
       rc_vec_free(&plan);
     }
-    for (uint32_t j = 0; j < n; j++) in_r[fr->blocks.data[j]] = 0;
+    for (uint32_t j = 0; j < fr->blocks.len; j++) in_r[fr->blocks.data[j]] = 0;
     free_region(&r);
   }
   free(in_r);
   free(pos);
+  free(owner);
+  free(exit_of);
   for (uint32_t i = 0; i < rv.len; i++) rc_vec_free(&rv.data[i].blocks);
   rc_vec_free(&rv);
   rc_analysis_free(&a);
@@ -390,6 +444,7 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
   if (rc == 0 && stats) {
     rc_stats_set(stats, "regions", b.counts.regions);
     rc_stats_set(stats, "region_blocks", b.counts.region_blocks);
+    rc_stats_set(stats, "structured_subregions", b.counts.subregions);
     rc_stats_set(stats, "guard_blocks", b.counts.guards - b.counts.merged);
     rc_stats_set(stats, "back_edge_guards", b.counts.back_guards);
     rc_stats_set(stats, "join_blocks", b.counts.joins);

@@ -113,6 +113,14 @@ static void enter(emitter *em, dangling_vec *v, rc_block *entry) {
   for (uint32_t i = em->headers.len; i-- > 0 && !em->headers.data[i];) em->headers.data[i] = entry;
 }
 
+/* The blocks of unit p in emission order: its entry, then the body of a structured sub-region. */
+static void push_unit(emitter *em, uint32_t p) {
+  const lin_region *r = em->r;
+  rc_kernel *k = em->b->k;
+  rc_vec_push(em->out, k->blocks[r->block[p]]);
+  for (uint32_t i = r->member_start[p]; i < r->member_start[p + 1]; i++) rc_vec_push(em->out, k->blocks[r->members[i]]);
+}
+
 static void emit_unit(emitter *em, const lin_step *st) {
   const lin_region *r = em->r;
   rc_kernel *k = em->b->k;
@@ -126,10 +134,11 @@ static void emit_unit(emitter *em, const lin_step *st) {
     else em->b->counts.nested_then++;
   }
   rc_block *blk = k->blocks[r->block[st->pos]];
-  rc_instr *x_term = rc_block_term(blk); /* a jmp to the placeholder, setting g before it */
+  /* the unit's exit ends in a jmp to the placeholder, setting g before it */
+  rc_instr *x_term = rc_block_term(k->blocks[r->exit_block[st->pos]]);
   if (!st->guarded) {
     enter(em, pend, blk);
-    rc_vec_push(em->out, blk);
+    push_unit(em, st->pos);
     push_dangling(pend, x_term, 0);
     em->b->counts.unguarded++;
     return;
@@ -139,7 +148,7 @@ static void emit_unit(emitter *em, const lin_step *st) {
   snprintf(name, sizeof name, "%.140s.G", blk->name);
   rc_instr *phi;
   rc_block *guard = new_guard_block(em, name, &phi);
-  rc_vec_push(em->out, blk);
+  push_unit(em, st->pos);
   rc_builder bld;
   rc_builder_at_end(&bld, guard);
   rc_value *m = rc_build_cmp(&bld, RC_CMP_EQ, &phi->v, guard_const(em->b, st->pos), NULL);
@@ -157,7 +166,7 @@ static void emit_back_guard(emitter *em, uint32_t q) {
   close_all(em);
   rc_kernel *k = em->b->k;
   char name[160];
-  snprintf(name, sizeof name, "%.140s.1.G", k->blocks[em->r->block[q]]->name);
+  snprintf(name, sizeof name, "%.140s.1.G", k->blocks[em->r->exit_block[q]]->name);
   rc_instr *phi;
   rc_block *be = new_guard_block(em, name, &phi);
   patch(&em->chain, be);
@@ -194,9 +203,10 @@ void lin_emit_region(lin_build *b, const lin_region *r, rc_block *D, rc_block *P
   lin_block_vec out = {0};
   em.out = &out;
   b->counts.regions++;
-  b->counts.region_blocks += r->n;
+  b->counts.region_blocks += r->n + r->member_start[r->n];
+  for (uint32_t p = 0; p < r->n; p++) b->counts.subregions += r->member_start[p + 1] > r->member_start[p];
   for (uint32_t p = 0; p < r->n; p++) {
-    rc_block *x = k->blocks[r->block[p]];
+    rc_block *x = k->blocks[r->exit_block[p]];
     while (b->is_unit.len <= x->id) rc_vec_push(&b->is_unit, 0);
     b->is_unit.data[x->id] = 1;
     set_guard_assign(b, x, r->succ[p], r->nsucc[p]);

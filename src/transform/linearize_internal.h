@@ -17,8 +17,11 @@ typedef uint64_t lin_word;
 /* One unstructured region, linearized: its blocks in their order (the guard value of a block is its
  * position), each block's successors as positions, and the back-edge guards. */
 typedef struct lin_region {
-  uint32_t n;          /* blocks in the region */
-  uint32_t *block;     /* position -> block id */
+  uint32_t n;          /* units of the region: its blocks, a structured sub-region counting as one */
+  uint32_t *block;     /* position -> the unit's entry block id (the block its guard branches to) */
+  uint32_t *exit_block; /* position -> the unit's exit block id (the block that sets g) */
+  uint32_t *member_start, *members; /* position p -> the unit's other blocks, members[member_start[p]
+                                       .. member_start[p + 1]) (a structured sub-region's body) */
   uint8_t *nsucc;      /* per position: 1 (jmp) or 2 (br) */
   uint32_t (*succ)[2]; /* per position: successor positions (n: the region's exit P) */
   /* per position q: the position a back-edge guard after q jumps back to (Alg. 1 lines 24-33), or
@@ -87,11 +90,21 @@ typedef RC_VEC(found_region) region_vec;
 int lin_find_regions(const rc_kernel *k, const rc_analysis *a, region_mode mode, region_vec *rv,
                      bool *need_entry, bool *need_exit);
 
+/* Algorithm 3 (section 4.1, Def. 5): the structured sub-regions of a region, kept whole. The blocks
+ * of the region are given in its order (a block's dominators come first); owner[b] receives, for each
+ * block b of the region, the entry of the sub-region b belongs to (b itself for a block on its own),
+ * and exit_of[d] the exit of the sub-region entered at d (d itself for a block on its own). A
+ * sub-region is a block d and its immediate post-dominator p with idom(p) == d (Alg. 3 lines 4-7),
+ * and every block between them (line 8-9), inside the region, entered only at d, left only from p,
+ * and structured (maximal folding of its own CFG: no unstructured edge, lines 11-19). */
+void lin_structured_subregions(const rc_analysis *a, const uint32_t *order, uint32_t n, const uint8_t *in_r,
+                               uint32_t *owner, uint32_t *exit_of);
+
 /* ---- building the output (linearize_emit.c) ------------------------------------------------------ */
 
 typedef struct lin_counts {
-  uint32_t regions, region_blocks, guards, back_guards, joins, unguarded, nested_then, nested_else,
-      merged;
+  uint32_t regions, region_blocks, subregions, guards, back_guards, joins, unguarded, nested_then,
+      nested_else, merged;
 } lin_counts;
 
 typedef RC_VEC(rc_block *) lin_block_vec;

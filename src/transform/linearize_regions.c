@@ -200,3 +200,98 @@ int lin_find_regions(const rc_kernel *k, const rc_analysis *a, region_mode mode,
   free(f.as_P);
   return rc;
 }
+
+/* ---- Algorithm 3: structured sub-regions ------------------------------------------------------------- */
+
+/* Is the sub-CFG of the blocks list[0..m) (list[0] its entry, list[m-1] its exit) structured? local[]
+ * maps block ids to their index in list (RC_NONE outside); the exit's edges are left out. */
+static bool sub_cfg_structured(const rc_cfg *g, const uint32_t *list, uint32_t m, const uint32_t *local) {
+  rc_cfg sub;
+  memset(&sub, 0, sizeof sub);
+  sub.nblocks = m;
+  sub.entry = 0;
+  sub.succ_start = rc_xcalloc(m + 1, sizeof *sub.succ_start);
+  sub.pred_start = rc_xcalloc(m + 1, sizeof *sub.pred_start);
+  rc_u32vec from = {0}, to = {0};
+  for (uint32_t i = 0; i + 1 < m; i++)
+    for (uint32_t e = g->succ_start[list[i]]; e < g->succ_start[list[i] + 1]; e++) {
+      rc_vec_push(&from, i);
+      rc_vec_push(&to, local[g->succs[e]]);
+    }
+  uint32_t ne = from.len;
+  sub.succs = rc_xmalloc((ne + 1) * sizeof *sub.succs);
+  sub.preds = rc_xmalloc((ne + 1) * sizeof *sub.preds);
+  for (uint32_t e = 0; e < ne; e++) sub.succ_start[from.data[e] + 1]++, sub.pred_start[to.data[e] + 1]++;
+  for (uint32_t i = 0; i < m; i++) sub.succ_start[i + 1] += sub.succ_start[i], sub.pred_start[i + 1] += sub.pred_start[i];
+  uint32_t *fs = rc_xmalloc((m + 1) * sizeof *fs), *fp = rc_xmalloc((m + 1) * sizeof *fp);
+  memcpy(fs, sub.succ_start, (m + 1) * sizeof *fs);
+  memcpy(fp, sub.pred_start, (m + 1) * sizeof *fp);
+  for (uint32_t e = 0; e < ne; e++) {
+    sub.succs[fs[from.data[e]]++] = to.data[e];
+    sub.preds[fp[to.data[e]]++] = from.data[e];
+  }
+  free(fs);
+  free(fp);
+  rc_vec_free(&from);
+  rc_vec_free(&to);
+  rc_domtree dom, pdom;
+  rc_domtree_build(&dom, &sub, false);
+  rc_domtree_build(&pdom, &sub, true);
+  bool ok = rc_is_structured(&sub, &dom, &pdom, NULL);
+  rc_domtree_free(&dom);
+  rc_domtree_free(&pdom);
+  rc_cfg_free(&sub);
+  return ok;
+}
+
+void lin_structured_subregions(const rc_analysis *a, const uint32_t *order, uint32_t n, const uint8_t *in_r,
+                               uint32_t *owner, uint32_t *exit_of) {
+  const rc_cfg *g = &a->cfg;
+  uint32_t nb = g->nblocks;
+  for (uint32_t i = 0; i < n; i++) owner[order[i]] = exit_of[order[i]] = order[i];
+  uint32_t *local = rc_xmalloc((nb + 1) * sizeof *local);
+  for (uint32_t b = 0; b <= nb; b++) local[b] = RC_NONE;
+  rc_u32vec list = {0}, work = {0};
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t d = order[i];
+    if (owner[d] != d) continue; /* inside a sub-region found before */
+    uint32_t p = a->pdom.idom[d];
+    if (p == RC_NONE || p >= nb || p == d || !in_r[p] || owner[p] != p || a->dom.idom[p] != d) continue;
+    /* the blocks between d and p: reached from d without passing p */
+    list.len = work.len = 0;
+    rc_vec_push(&list, d);
+    local[d] = 0;
+    rc_vec_push(&work, d);
+    bool ok = true;
+    while (work.len && ok) {
+      uint32_t x = work.data[--work.len];
+      for (uint32_t e = g->succ_start[x]; e < g->succ_start[x + 1] && ok; e++) {
+        uint32_t y = g->succs[e];
+        if (y == p || (local[y] != RC_NONE && y != d)) continue;
+        ok = y != d && in_r[y] && owner[y] == y; /* no edge back to d, nothing outside */
+        if (!ok) break;
+        local[y] = list.len;
+        rc_vec_push(&list, y);
+        rc_vec_push(&work, y);
+      }
+    }
+    if (ok) {
+      local[p] = list.len;
+      rc_vec_push(&list, p);
+      /* entered only at d, left only from p */
+      for (uint32_t j = 1; j < list.len && ok; j++)
+        for (uint32_t e = g->pred_start[list.data[j]]; e < g->pred_start[list.data[j] + 1] && ok; e++)
+          ok = local[g->preds[e]] != RC_NONE || !rc_domtree_contains(&a->dom, g->preds[e]);
+      for (uint32_t e = g->succ_start[p]; e < g->succ_start[p + 1] && ok; e++) ok = local[g->succs[e]] == RC_NONE;
+    }
+    if (ok) ok = sub_cfg_structured(g, list.data, list.len, local);
+    for (uint32_t j = 0; j < list.len; j++) {
+      if (ok) owner[list.data[j]] = d;
+      local[list.data[j]] = RC_NONE;
+    }
+    if (ok) exit_of[d] = p;
+  }
+  rc_vec_free(&list);
+  rc_vec_free(&work);
+  free(local);
+}
