@@ -22,7 +22,9 @@
  * merged. `region=all` linearizes everything between the entry and the exit instead, as section 3
  * does ("the region encompassing all blocks of the input CFG except for the Entry and Exit blocks"):
  * that is how the paper's branch interleaving (Fig. 7) and loop merging (Fig. 8) arise from
- * structured input. Everything outside the regions is left as it is.
+ * structured input. Everything outside the regions is left as it is, and inside a minimised region
+ * a structured sub-region is kept whole (Algorithm 3, linearize_regions.c): one unit, guarded at its
+ * entry, setting g at its exit.
  *
  * The guard variable is SSA: each block of a region defines g by a select on its branch condition
  * (or a constant), and each inserted block reads g through an i32 phi over its predecessors (the phis
