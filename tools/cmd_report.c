@@ -127,7 +127,7 @@ static void compare_table(rc_strbuf *out, const rc_run_spec *s, const compare_ro
     if (r->ran) {
       const rc_run_stats *st = &r->res.stats;
       cell_u64(out, "blocks", sim_count_blocks(r->res.ran, 0));
-      cell_u64(out, "flow_blocks", sim_count_blocks(r->res.ran, RC_BLOCK_FLOW));
+      cell_u64(out, "flow_blocks", sim_count_blocks(r->res.ran, RC_BLOCK_FLOW | RC_BLOCK_GUARD));
       cell_u64(out, "vector_instructions", st->vector_instrs);
       cell_u64(out, "scalar_instructions", st->scalar_instrs);
       cell_u64(out, "mask_instructions", st->mask_instrs);

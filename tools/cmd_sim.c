@@ -24,7 +24,8 @@ static const char help[] =
     "                       wave (default): the wave simulator; a thread-level kernel is first\n"
     "                              transformed with the pipeline of -p\n"
     "  -p, --passes P       wave mode: the passes that make a wave kernel of a thread-level one\n"
-    "                       (default reconverge,lower; see reconv opt --list-passes)\n"
+    "                       (default reconverge,lower; see reconv opt --list-passes); ipdom mode:\n"
+    "                       passes that keep it at thread level, e.g. linearize (default none)\n"
     "  --check              also run the thread-level kernel on the interpreter and compare every\n"
     "                       thread's trace (inserted blocks skipped) and the final memory\n"
     "  --timeline FILE.svg  draw one wave: lanes against issued instructions, active lanes filled\n"
@@ -84,7 +85,8 @@ static int parse_args(int argc, char **argv, sim_opts *o, cli_input_opts *in, cl
     }
   }
   if (!o->file) return cli_usage_error("sim", "no input file");
-  if (o->pipeline && o->mode != SIM_MODE_WAVE) return cli_usage_error("sim", "-p applies to --mode wave only");
+  if (o->pipeline && o->mode == SIM_MODE_THREAD)
+    return cli_usage_error("sim", "-p applies to --mode wave and --mode ipdom only");
   if (o->check && o->mode == SIM_MODE_THREAD)
     return cli_usage_error("sim", "--check compares a machine with the thread-level interpreter; use it "
                                   "with --mode ipdom or wave");
@@ -137,7 +139,7 @@ int cmd_sim(int argc, char **argv) {
   if (k && cli_spec_build(&ctx, &s, k, &w) == 0) {
     sim_request req = {0};
     req.mode = o.mode;
-    req.pipeline = o.pipeline ? o.pipeline : "reconverge,lower";
+    req.pipeline = o.pipeline ? o.pipeline : o.mode == SIM_MODE_WAVE ? "reconverge,lower" : NULL;
     req.check = o.check;
     req.timeline = o.timeline != NULL;
     req.timeline_wave = (uint32_t)o.timeline_wave;

@@ -15,6 +15,10 @@ const strategy compare_strategies[] = {
     {"reconverge[bfpd]+lower", SIM_MODE_WAVE, "reconverge[order=bfpd],lower", "reconverge[order=bfpd]", NULL},
     {"reconverge[rpot]+lower", SIM_MODE_WAVE, "reconverge[order=rpot],lower", "reconverge[order=rpot]", NULL},
     {"reconverge[domreg]+lower", SIM_MODE_WAVE, "reconverge[order=domreg],lower", "reconverge[order=domreg]", NULL},
+    /* Anantpur and Govindarajan 2014: the linearized kernel on the IPDOM stack, and lowered */
+    {"linearize[opt=0]+ipdom", SIM_MODE_IPDOM, "linearize[opt=0]", NULL, NULL},
+    {"linearize[opt=3]+ipdom", SIM_MODE_IPDOM, "linearize[opt=3]", NULL, NULL},
+    {"linearize[opt=3]+lower", SIM_MODE_WAVE, "linearize[opt=3],reconverge,lower", "linearize[opt=3]", NULL},
     {"blockip", SIM_MODE_WAVE, "blockip", NULL, NULL},
     {"full-linearize", SIM_MODE_WAVE, "full-linearize", NULL, NULL},
 #ifdef RECONV_HAVE_LLVM
@@ -85,7 +89,8 @@ void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
     total += compare_issued(r);
     fprintf(f, "%-26s %1s %6u %5u %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %9" PRIu64 " %8.1f%% %8" PRIu64 " %6" PRIu64
                "  %s\n",
-            r->st->name, i == best ? "*" : "", sim_count_blocks(r->res.ran, 0), sim_count_blocks(r->res.ran, RC_BLOCK_FLOW),
+            r->st->name, i == best ? "*" : "", sim_count_blocks(r->res.ran, 0),
+            sim_count_blocks(r->res.ran, RC_BLOCK_FLOW | RC_BLOCK_GUARD),
             st->vector_instrs, st->scalar_instrs, st->mask_instrs, compare_issued(r), 100.0 * rc_simd_efficiency(st),
             st->blocks_entered, st->duplicate_blocks, compare_verdict(r, v, sizeof v));
   }
@@ -126,7 +131,8 @@ void compare_report_json(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
                  ", \"scalar_instructions\": %" PRIu64 ", \"mask_instructions\": %" PRIu64
                  ", \"active_lane_instructions\": %" PRIu64 ", \"simd_efficiency\": %.6f, \"blocks_entered\": %" PRIu64
                  ", \"duplicate_blocks\": %" PRIu64 ", \"max_stack_depth\": %" PRIu64,
-              sim_count_blocks(r->res.ran, 0), sim_count_blocks(r->res.ran, RC_BLOCK_FLOW), st->vector_instrs,
+              sim_count_blocks(r->res.ran, 0), sim_count_blocks(r->res.ran, RC_BLOCK_FLOW | RC_BLOCK_GUARD),
+              st->vector_instrs,
               st->scalar_instrs, st->mask_instrs, st->active_lane_instrs, rc_simd_efficiency(st), st->blocks_entered,
               st->duplicate_blocks, st->max_stack_depth);
       fprintf(f, ", \"issued_instructions\": %" PRIu64, compare_issued(r));

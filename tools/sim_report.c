@@ -157,6 +157,16 @@ int sim_execute(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_reque
     res->pipeline = req->pipeline;
     res->ran = lower_copy(ctx, res, k, req->pipeline, req->llvm_passes);
     if (!res->ran) return -1;
+  } else if (req->mode == SIM_MODE_IPDOM && req->pipeline && k->level == RC_LEVEL_THREAD) {
+    /* the IPDOM stack runs a transformed thread-level kernel (a linearized one, Anantpur 2014) */
+    res->pipeline = req->pipeline;
+    res->ran = sim_transform_copy(ctx, k, req->pipeline, req->llvm_passes, &res->own, &res->pass_stats);
+    if (!res->ran) return -1;
+    if (res->ran->level != RC_LEVEL_THREAD) {
+      rc_error(ctx, "the pipeline '%s' makes @%s a wave kernel; the IPDOM model runs thread-level kernels",
+               req->pipeline, k->name);
+      return -1;
+    }
   }
   res->timeline.wave = req->timeline_wave;
   rc_traces tr = {0};
@@ -196,7 +206,11 @@ void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s) {
     fprintf(f, "kernel @%s on the %s: %" PRIu64 " threads in %" PRIu64 " wave%s of %u lanes\n",
             res->orig->name, res->mode == SIM_MODE_IPDOM ? "IPDOM-stack model" : "wave simulator", st->threads,
             st->waves, st->waves == 1 ? "" : "s", st->wave_size);
-    if (res->pipeline) {
+    if (res->pipeline && res->mode == SIM_MODE_IPDOM) {
+      uint32_t nb = sim_count_blocks(k, 0), ng = sim_count_blocks(k, RC_BLOCK_GUARD);
+      fprintf(f, "  transformed with %s: %u block%s, %u guard block%s\n", res->pipeline, nb, nb == 1 ? "" : "s", ng,
+              ng == 1 ? "" : "s");
+    } else if (res->pipeline) {
       uint32_t nb = sim_count_blocks(k, 0), nf = sim_count_blocks(k, RC_BLOCK_FLOW);
       fprintf(f, "  lowered with %s: %u block%s, %u flow block%s\n", res->pipeline, nb, nb == 1 ? "" : "s", nf,
               nf == 1 ? "" : "s");

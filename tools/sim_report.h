@@ -13,7 +13,8 @@ const char *sim_mode_name(int mode);
 
 typedef struct sim_request {
   int mode;
-  const char *pipeline; /* wave mode, thread-level input: the passes that lower it */
+  const char *pipeline; /* wave mode, thread-level input: the passes that lower it; IPDOM mode: passes
+                           that keep it at thread level (e.g. linearize), or NULL */
   bool check;           /* compare with the thread-level interpreter */
   bool timeline;        /* record wave timeline_wave */
   uint32_t timeline_wave;

@@ -67,6 +67,9 @@ int rc_pass_unify_exits(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_
 int rc_pass_connect_infinite_loops(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 int rc_pass_remove_dead_blocks(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+/* Anantpur and Govindarajan 2014: guard-variable linearization of the unstructured regions; the
+ * output is structured (src/transform/linearize.c, docs/linearize.md) */
+int rc_pass_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 int rc_pass_ssa_repair(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 /* thesis 4.2: a reconverging thread-level kernel becomes a wave kernel (src/transform/lower.c) */
 int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);

@@ -82,6 +82,13 @@ static const rc_pass_info passes[] = {
      "blocks=A:B:C (custom order), all-divergent, force (run even if already reconverging), "
      "cond2 (the thesis's Condition 2), trace, max-rounds=N (default 4)",
      rc_pass_reconverge, RC_LEVEL_THREAD, "order= blocks= all-divergent force cond2 trace max-rounds="},
+    {"linearize",
+     "guard-variable linearization of the unstructured regions, output structured (Anantpur and "
+     "Govindarajan 2014); options: opt=0..3 (O1, O2, O3 of section 4.2, cumulative; default 3), "
+     "region=min|fold|all (Algorithm 2 from the unstructured edges, also from what maximal folding "
+     "leaves, or the whole kernel as in section 3), order=rpo|interleave, "
+     "merge-loops (one back edge for nested loops, Fig. 8), show-values (the guard values at each guard)",
+     rc_pass_linearize, RC_LEVEL_THREAD, "opt= region= order= merge-loops show-values"},
     {"ssa-repair", "restore SSA dominance and phi incomings after CFG edits", rc_pass_ssa_repair,
      RC_LEVEL_THREAD, ""},
     {"lower",

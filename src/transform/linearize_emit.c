@@ -1,0 +1,359 @@
+/* linearize, the output: Algorithm 1 of Anantpur and Govindarajan (CC 2014) driven by the plan of
+ * linearize_guards.c, the phis of the guard variable, O3 and the layout.
+ *
+ * Edges whose target is not known yet ("dangling": a terminator and the index of its successor)
+ * point at a placeholder block and are patched when the next entry is made. The output is
+ * structured in the strict sense of rc_is_structured (maximal folding), which needs every if-then
+ * to have its own join: a chain guard G_p is a selection whose join is the next entry (exactly G_p's
+ * fall-through and block p come in); a side of a guard whose last item is itself a guard ends in a
+ * join block of its own (flagged RC_BLOCK_GUARD, one `jmp`); a loop is entered at its first entry
+ * and left from its back-edge guard only (Alg. 1 lines 24-33), so it folds to one node. */
+#include "linearize_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct dangling {
+  rc_instr *term;
+  uint32_t slot;
+} dangling;
+
+typedef RC_VEC(dangling) dangling_vec;
+
+typedef struct emit_guard {
+  bool else_side;
+  dangling_vec side[2]; /* then, else */
+} emit_guard;
+
+typedef struct emitter {
+  lin_build *b;
+  const lin_region *r;
+  rc_block *P;
+  lin_block_vec *out;       /* blocks in emission order */
+  dangling_vec chain;       /* the open edges of the current loop level */
+  RC_VEC(emit_guard) open;  /* guards whose sides are still being filled */
+  RC_VEC(rc_block *) headers; /* per open loop: its first entry (NULL until made) */
+} emitter;
+
+void lin_build_init(lin_build *b, rc_kernel *k) {
+  memset(b, 0, sizeof *b);
+  b->k = k;
+  b->placeholder = rc_block_new(k, "linearize.placeholder");
+  rc_builder bld;
+  rc_builder_at_end(&bld, b->placeholder);
+  rc_build_unreachable(&bld);
+}
+
+static void set_gend(lin_build *b, const rc_block *blk, rc_value *v) {
+  while (b->gend.len <= blk->id) rc_vec_push(&b->gend, NULL);
+  b->gend.data[blk->id] = v;
+}
+
+static rc_value *guard_const(lin_build *b, uint32_t v) { return rc_const_int(b->k, RC_I32, (int64_t)v); }
+
+/* A block of the output made by the transform: flagged, named after the block it belongs to, with
+ * the phi of g (filled at the end). */
+static rc_block *new_guard_block(emitter *em, const char *name, rc_instr **phi) {
+  rc_block *blk = rc_block_new(em->b->k, name);
+  blk->bflags |= RC_BLOCK_GUARD;
+  *phi = rc_phi_new(blk, RC_I32, NULL);
+  rc_vec_push(&em->b->phis, *phi);
+  set_gend(em->b, blk, &(*phi)->v);
+  rc_vec_push(em->out, blk);
+  return blk;
+}
+
+static void patch(dangling_vec *v, rc_block *to) {
+  for (uint32_t i = 0; i < v->len; i++) rc_term_set_target(v->data[i].term, v->data[i].slot, to);
+  v->len = 0;
+}
+
+static void push_dangling(dangling_vec *v, rc_instr *term, uint32_t slot) {
+  dangling d = {term, slot};
+  rc_vec_push(v, d);
+}
+
+/* Open edges that meet where only one may: a join block of their own. */
+static void join_if_several(emitter *em, dangling_vec *v, const char *near) {
+  if (v->len <= 1) return;
+  char name[160];
+  snprintf(name, sizeof name, "%.140s.J", near);
+  rc_instr *phi;
+  rc_block *j = new_guard_block(em, name, &phi);
+  patch(v, j);
+  rc_builder bld;
+  rc_builder_at_end(&bld, j);
+  push_dangling(v, rc_build_jmp(&bld, em->b->placeholder), 0);
+  em->b->counts.joins++;
+}
+
+/* The open edges of the innermost open guard's sides go to where it sits: its parent's side, or the
+ * chain. */
+static void close_innermost(emitter *em) {
+  emit_guard g = em->open.data[--em->open.len];
+  const char *near = em->out->data[em->out->len - 1]->name;
+  join_if_several(em, &g.side[0], near);
+  join_if_several(em, &g.side[1], near);
+  dangling_vec *dst = em->open.len ? &em->open.data[em->open.len - 1].side[em->open.data[em->open.len - 1].else_side]
+                                   : &em->chain;
+  for (int s = 0; s < 2; s++)
+    for (uint32_t i = 0; i < g.side[s].len; i++) rc_vec_push(dst, g.side[s].data[i]);
+  rc_vec_free(&g.side[0]);
+  rc_vec_free(&g.side[1]);
+}
+
+static void close_all(emitter *em) {
+  while (em->open.len) close_innermost(em);
+}
+
+/* Make `entry` the target of the open edges v; the first entry after a loop begins is its header. */
+static void enter(emitter *em, dangling_vec *v, rc_block *entry) {
+  patch(v, entry);
+  for (uint32_t i = em->headers.len; i-- > 0 && !em->headers.data[i];) em->headers.data[i] = entry;
+}
+
+/* The blocks of unit p in emission order: its entry, then the body of a structured sub-region. */
+static void push_unit(emitter *em, uint32_t p) {
+  const lin_region *r = em->r;
+  rc_kernel *k = em->b->k;
+  rc_vec_push(em->out, k->blocks[r->block[p]]);
+  for (uint32_t i = r->member_start[p]; i < r->member_start[p + 1]; i++) rc_vec_push(em->out, k->blocks[r->members[i]]);
+}
+
+static void emit_unit(emitter *em, const lin_step *st) {
+  const lin_region *r = em->r;
+  rc_kernel *k = em->b->k;
+  while (em->open.len > st->depth) close_innermost(em);
+  dangling_vec *pend = &em->chain;
+  if (st->depth > 0) {
+    emit_guard *parent = &em->open.data[st->depth - 1];
+    if (st->else_side && !parent->else_side) parent->else_side = true;
+    pend = &parent->side[parent->else_side];
+    if (st->else_side) em->b->counts.nested_else++;
+    else em->b->counts.nested_then++;
+  }
+  rc_block *blk = k->blocks[r->block[st->pos]];
+  /* the unit's exit ends in a jmp to the placeholder, setting g before it */
+  rc_instr *x_term = rc_block_term(k->blocks[r->exit_block[st->pos]]);
+  if (!st->guarded) {
+    enter(em, pend, blk);
+    push_unit(em, st->pos);
+    push_dangling(pend, x_term, 0);
+    em->b->counts.unguarded++;
+    return;
+  }
+  /* Alg. 1 lines 6-8: the guard block of blk branches to blk when g holds its position */
+  char name[160];
+  snprintf(name, sizeof name, "%.140s.G", blk->name);
+  rc_instr *phi;
+  rc_block *guard = new_guard_block(em, name, &phi);
+  push_unit(em, st->pos);
+  rc_builder bld;
+  rc_builder_at_end(&bld, guard);
+  rc_value *m = rc_build_cmp(&bld, RC_CMP_EQ, &phi->v, guard_const(em->b, st->pos), NULL);
+  rc_instr *br = rc_build_br(&bld, m, blk, em->b->placeholder);
+  enter(em, pend, guard);
+  em->b->counts.guards++;
+  emit_guard g = {false, {{0}, {0}}};
+  push_dangling(&g.side[0], x_term, 0);
+  push_dangling(&g.side[1], br, 1);
+  rc_vec_push(&em->open, g);
+}
+
+/* Alg. 1 lines 24-33: after block q, a guard that sends the values of its loop back. */
+static void emit_back_guard(emitter *em, uint32_t q) {
+  close_all(em);
+  rc_kernel *k = em->b->k;
+  char name[160];
+  snprintf(name, sizeof name, "%.140s.1.G", k->blocks[em->r->exit_block[q]]->name);
+  rc_instr *phi;
+  rc_block *be = new_guard_block(em, name, &phi);
+  patch(&em->chain, be);
+  rc_block *header = em->headers.data[--em->headers.len];
+  rc_builder bld;
+  rc_builder_at_end(&bld, be);
+  rc_value *c = rc_build_cmp(&bld, RC_CMP_ULE, &phi->v, guard_const(em->b, q), NULL);
+  rc_instr *br = rc_build_br(&bld, c, header, em->b->placeholder);
+  push_dangling(&em->chain, br, 1);
+  em->b->counts.back_guards++;
+}
+
+/* g at the end of block x, whose successors s go to position pos_of(s): a select on its branch
+ * condition, or a constant; the terminator becomes a jump to the placeholder (Alg. 1 line 7:
+ * "an assignment is added to each unstructured block"). */
+static void set_guard_assign(lin_build *b, rc_block *x, const uint32_t *targets, uint32_t ntargets) {
+  rc_instr *t = rc_block_term(x);
+  rc_builder bld;
+  rc_builder_before(&bld, t);
+  rc_value *v = guard_const(b, targets[0]);
+  if (ntargets == 2 && targets[0] != targets[1])
+    v = rc_build_select(&bld, t->ops[0], guard_const(b, targets[0]), guard_const(b, targets[1]), NULL);
+  set_gend(b, x, v);
+  rc_instr_detach(t);
+  rc_builder_at_end(&bld, x);
+  rc_build_jmp(&bld, b->placeholder);
+}
+
+void lin_emit_region(lin_build *b, const lin_region *r, rc_block *D, rc_block *P, const lin_plan *plan) {
+  rc_kernel *k = b->k;
+  emitter em;
+  memset(&em, 0, sizeof em);
+  em.b = b, em.r = r, em.P = P;
+  lin_block_vec out = {0};
+  em.out = &out;
+  b->counts.regions++;
+  b->counts.region_blocks += r->n + r->member_start[r->n];
+  for (uint32_t p = 0; p < r->n; p++) b->counts.subregions += r->member_start[p + 1] > r->member_start[p];
+  for (uint32_t p = 0; p < r->n; p++) {
+    rc_block *x = k->blocks[r->exit_block[p]];
+    while (b->is_unit.len <= x->id) rc_vec_push(&b->is_unit, 0);
+    b->is_unit.data[x->id] = 1;
+    set_guard_assign(b, x, r->succ[p], r->nsucc[p]);
+  }
+  /* D's edges into the region (Alg. 1 lines 9-11): D sets g to the block it enters */
+  rc_instr *dt = rc_block_term(D);
+  uint32_t into[2], ninto = 0, slots[2];
+  for (uint32_t s = 0; s < dt->ntargets && ninto < 2; s++) {
+    rc_block *t = dt->targets[s];
+    for (uint32_t p = 0; p < r->n; p++)
+      if (r->block[p] == t->id) {
+        into[ninto] = p, slots[ninto++] = s;
+        break;
+      }
+  }
+  if (ninto == 2) {
+    set_guard_assign(b, D, into, 2);
+    push_dangling(&em.chain, rc_block_term(D), 0);
+  } else {
+    set_gend(b, D, guard_const(b, into[0]));
+    rc_term_set_target(dt, slots[0], b->placeholder);
+    push_dangling(&em.chain, dt, slots[0]);
+  }
+  for (uint32_t i = 0; i < plan->len; i++) {
+    const lin_step *st = &plan->data[i];
+    if (st->kind == LIN_STEP_UNIT) emit_unit(&em, st);
+    else if (st->kind == LIN_STEP_LOOP_BEGIN) {
+      close_all(&em);
+      rc_vec_push(&em.headers, NULL);
+    } else emit_back_guard(&em, st->pos);
+  }
+  close_all(&em);
+  /* Alg. 1 lines 18-20: the last guard and block go to P; a join of their own when P has other
+   * predecessors, so that the region folds to one node */
+  if (P->npreds > 0) join_if_several(&em, &em.chain, out.len ? out.data[out.len - 1]->name : P->name);
+  patch(&em.chain, P);
+  rc_vec_free(&em.chain);
+  rc_vec_free(&em.open);
+  rc_vec_free(&em.headers);
+  rc_vec_push(&b->emitted, out);
+}
+
+/* ---- the end: phis of g, O3, layout ---------------------------------------------------------------- */
+
+/* O3: a guard block whose only predecessor is a block of a region (which jumps to it) is merged into
+ * that block: the block ends with the guard's check. */
+static uint32_t merge_guards(lin_build *b, bool *dead) {
+  uint32_t merged = 0;
+  for (uint32_t e = 0; e < b->emitted.len; e++)
+    for (uint32_t i = 0; i < b->emitted.data[e].len; i++) {
+      rc_block *g = b->emitted.data[e].data[i];
+      if (!(g->bflags & RC_BLOCK_GUARD) || g->npreds != 1 || dead[g->id]) continue;
+      rc_block *x = g->preds[0];
+      rc_instr *xt = rc_block_term(x);
+      if (x->id >= b->is_unit.len || !b->is_unit.data[x->id] || !xt || xt->op != RC_OP_JMP) continue;
+      if (g->first && g->first->op == RC_OP_PHI) continue;
+      rc_instr *gt = rc_block_term(g);
+      if (!gt || gt->op == RC_OP_JMP) continue; /* a join: nothing to merge */
+      rc_instr_detach(xt);
+      for (rc_instr *in = g->first; in;) {
+        rc_instr *nx = in->next;
+        rc_instr_detach(in);
+        rc_instr_append(x, in);
+        in = nx;
+      }
+      for (uint32_t s = 0; s < gt->ntargets; s++)
+        for (rc_instr *phi = gt->targets[s]->first; phi && phi->op == RC_OP_PHI; phi = phi->next)
+          for (uint32_t o = 0; o < phi->nops; o++)
+            if (phi->targets[o] == g) phi->targets[o] = x;
+      dead[g->id] = true;
+      merged++;
+    }
+  return merged;
+}
+
+static void layout(lin_build *b) {
+  rc_kernel *k = b->k;
+  uint32_t n = k->nblocks;
+  uint32_t *region_of = rc_xmalloc(n * sizeof *region_of);
+  for (uint32_t i = 0; i < n; i++) region_of[i] = RC_NONE;
+  for (uint32_t e = 0; e < b->emitted.len; e++)
+    for (uint32_t i = 0; i < b->emitted.data[e].len; i++) {
+      rc_block *x = b->emitted.data[e].data[i];
+      if (x->id < n && k->blocks[x->id] == x) region_of[x->id] = e;
+    }
+  rc_block **order = rc_xmalloc(n * sizeof *order);
+  uint8_t *done = rc_xcalloc(b->emitted.len + 1, 1);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t e = region_of[i];
+    if (e == RC_NONE) {
+      order[m++] = k->blocks[i];
+      continue;
+    }
+    if (e >= b->emitted.len || done[e]) continue; /* placed with its region already */
+    done[e] = 1;
+    for (uint32_t j = 0; j < b->emitted.data[e].len; j++) {
+      rc_block *x = b->emitted.data[e].data[j];
+      if (x->id < n && k->blocks[x->id] == x && region_of[x->id] == e) {
+        order[m++] = x;
+        region_of[x->id] = RC_NONE - 1; /* placed */
+      }
+    }
+  }
+  for (uint32_t i = 0; i < m; i++) {
+    k->blocks[i] = order[i];
+    order[i]->id = i;
+  }
+  free(order);
+  free(done);
+  free(region_of);
+}
+
+int lin_build_finish(rc_ctx *ctx, lin_build *b, int opt) {
+  rc_kernel *k = b->k;
+  int rc = 0;
+  /* the phi of g in each inserted block: g at the end of each predecessor */
+  for (uint32_t i = 0; i < b->phis.len && rc == 0; i++) {
+    rc_instr *phi = b->phis.data[i];
+    rc_block *blk = phi->parent;
+    for (uint32_t p = 0; p < blk->npreds; p++) {
+      rc_block *pb = blk->preds[p];
+      if (rc_phi_index_of(phi, pb) >= 0) continue;
+      rc_value *v = pb->id < b->gend.len ? b->gend.data[pb->id] : NULL;
+      if (!v) {
+        rc = rc_error(ctx, "linearize: @%s: no guard value at the end of block %s (a bug in reconv)", k->name,
+                      pb->name);
+        break;
+      }
+      rc_phi_add_incoming(phi, v, pb);
+    }
+  }
+  if (rc == 0) rc_ssa_simplify_phis(k, &b->phis);
+  if (rc == 0 && b->placeholder->npreds)
+    rc = rc_error(ctx, "linearize: @%s: an edge was left unplaced (a bug in reconv)", k->name);
+  if (rc == 0) {
+    bool *dead = rc_xcalloc(k->nblocks, sizeof *dead);
+    if (opt >= 3) b->counts.merged = merge_guards(b, dead);
+    dead[b->placeholder->id] = true;
+    rc_kernel_remove_blocks(k, dead);
+    free(dead);
+    layout(b);
+  }
+  rc_vec_free(&b->gend);
+  rc_vec_free(&b->phis);
+  for (uint32_t e = 0; e < b->emitted.len; e++) rc_vec_free(&b->emitted.data[e]);
+  rc_vec_free(&b->emitted);
+  rc_vec_free(&b->is_unit);
+  return rc;
+}

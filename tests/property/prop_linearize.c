@@ -1,0 +1,165 @@
+/* Property: linearize (Anantpur and Govindarajan 2014) makes every kernel structured and preserves
+ * what every thread does. For random kernels of `reconv gen` (reducible and irreducible loops,
+ * several exits, switches, uniform and divergent branches) at each optimisation level opt=0..3, and
+ * with the variants region=all, order=interleave and merge-loops on a share of them:
+ *   - the output is structured (rc_is_structured, maximal folding) and reducible;
+ *   - the output runs at thread level with the same trace per thread (guard blocks skipped) and the
+ *     same final memory as the original (DESIGN.md, trace equivalence);
+ *   - the output runs on the IPDOM-stack model with the same traces and memory too. */
+#include "test.h"
+
+#include "reconv/analysis.h"
+#include "reconv/gen.h"
+#include "reconv/sim.h"
+#include "reconv/transform.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct outcome {
+  rc_memory mem;
+  rc_traces tr;
+  rc_fault fault;
+  rc_run_stats st;
+  int rc;
+} outcome;
+
+static void outcome_free(outcome *o) {
+  rc_memory_free(&o->mem);
+  rc_traces_free(&o->tr);
+  rc_run_stats_free(&o->st);
+}
+
+static void run_on(rc_ctx *ctx, bool ipdom, const rc_kernel *k, const rc_run_spec *s, outcome *o) {
+  memset(o, 0, sizeof *o);
+  o->rc = rc_memory_init(ctx, &o->mem, s, k);
+  if (o->rc) return;
+  if (!ipdom) o->rc = rc_interp_run(ctx, k, s, &o->mem, &o->tr, &o->st, &o->fault);
+  else o->rc = rc_ipdom_run(ctx, k, s, &o->mem, &o->tr, &o->st, &o->fault, NULL);
+}
+
+static bool same(const rc_kernel *ka, const outcome *a, const rc_kernel *kb, const outcome *b, char *why, size_t n) {
+  if (b->rc) {
+    snprintf(why, n, "%s", b->fault.happened ? b->fault.message : "error");
+    return false;
+  }
+  return rc_traces_equivalent(ka, &a->tr, kb, &b->tr, why, n) && rc_memory_equal(&a->mem, &b->mem, why, n);
+}
+
+/* The kernel of iteration it: a shape that varies with it (as prop_wave_equiv.c). */
+static rc_kernel *kernel_for(rc_module *m, unsigned it) {
+  rc_gen_opts o;
+  rc_gen_opts_init(&o);
+  o.seed = 9000 + it;
+  o.blocks = 4 + it % 40;
+  o.exits = 1 + (it % 7 == 3) + (it % 11 == 5) * (o.blocks >= 9);
+  o.loops = o.blocks / 8 + (it % 3 == 0);
+  o.irreducible = it % 3 == 0 && o.blocks >= 8;
+  o.switches = it % 5 == 2;
+  o.divergent = (it % 10) / 10.0;
+  o.far = it % 11 == 3 ? 0.6 : it % 11 == 7 ? 0.0 : 0.15;
+  o.threads = 1 + (it * 37) % 80;
+  return rc_gen_kernel(m, &o, NULL);
+}
+
+static bool structured_and_reducible(const rc_kernel *k) {
+  rc_analysis a;
+  if (rc_analysis_build(&a, k, 0)) return false;
+  bool ok = rc_is_structured(&a.cfg, &a.dom, &a.pdom, NULL) && rc_is_reducible(&a.cfg, NULL);
+  rc_analysis_free(&a);
+  return ok;
+}
+
+static void show(const rc_kernel *k) {
+  if (!getenv("SHOW")) return;
+  rc_strbuf sb;
+  rc_sb_init(&sb);
+  rc_print_kernel(k, &sb);
+  fprintf(stderr, "%s", sb.data);
+  rc_sb_free(&sb);
+}
+
+TEST(linearize_is_structured_and_trace_equivalent_on_random_kernels) {
+  unsigned iters = test_scaled(1000), failures = 0, compared = 0, transformed = 0, irreducible = 0;
+  static const char *variants[] = {"", ",region=all", ",order=interleave", ",merge-loops,region=all"};
+  uint64_t executed[4] = {0, 0, 0, 0};
+  for (unsigned it = 0; it < iters && failures < 5; it++) {
+    test_diags d;
+    test_diags_init(&d);
+    d.ctx.verify_each = it % 8 == 0; /* the verifier after every pass, on a sample */
+    rc_module *m = rc_module_new(&d.ctx, "random");
+    rc_kernel *k = kernel_for(m, it);
+    CHECK(k != NULL);
+    if (!k) {
+      fprintf(stderr, "%s", d.text);
+      rc_module_free(m);
+      continue;
+    }
+    {
+      rc_analysis a;
+      CHECK(rc_analysis_build(&a, k, 0) == 0);
+      irreducible += !rc_is_reducible(&a.cfg, NULL);
+      rc_analysis_free(&a);
+    }
+    rc_run_spec s;
+    rc_run_spec_init(&s);
+    CHECK(rc_run_spec_parse_kernel(&d.ctx, &s, k) == 0);
+    s.wave = 1 + (it * 7) % 32;
+    outcome ref;
+    run_on(&d.ctx, false, k, &s, &ref);
+    CHECK_EQ_INT(ref.rc, 0);
+    for (int opt = 0; opt <= 3 && failures < 5; opt++) {
+      char pipeline[96];
+      snprintf(pipeline, sizeof pipeline, "linearize[opt=%d%s]", opt, variants[(it + (unsigned)opt) % 4]);
+      char name[32];
+      snprintf(name, sizeof name, "lin%d", opt);
+      rc_kernel *t = rc_kernel_clone(m, k, name);
+      rc_stats stats;
+      rc_stats_init(&stats);
+      int rc = rc_pipeline_run(&d.ctx, t, pipeline, NULL, &stats);
+      const rc_stat *regions = rc_stats_get(&stats, "regions");
+      transformed += rc == 0 && regions && regions->ival > 0;
+      rc_stats_free(&stats);
+      char why[700] = "";
+      bool ok = rc == 0;
+      if (!ok) snprintf(why, sizeof why, "the pass failed");
+      if (ok && !structured_and_reducible(t)) {
+        ok = false;
+        snprintf(why, sizeof why, "the output is not structured");
+      }
+      outcome th, ip;
+      memset(&th, 0, sizeof th);
+      memset(&ip, 0, sizeof ip);
+      if (ok) {
+        run_on(&d.ctx, false, t, &s, &th);
+        ok = same(k, &ref, t, &th, why, sizeof why);
+        executed[opt] += th.st.instructions;
+      }
+      if (ok) {
+        run_on(&d.ctx, true, t, &s, &ip);
+        ok = same(k, &ref, t, &ip, why, sizeof why);
+        if (!ok) {
+          size_t l = strlen(why);
+          snprintf(why + l, sizeof why - l, " (IPDOM model)");
+        }
+      }
+      compared++;
+      if (!ok) {
+        failures++;
+        fprintf(stderr, "kernel %u (gen seed %u), %s, wave %u: %s\n%s", it, 9000 + it, pipeline, s.wave, why, d.text);
+        show(k);
+        show(t);
+        CHECK(!"linearize: not structured or not equivalent");
+      }
+      outcome_free(&th);
+      outcome_free(&ip);
+    }
+    outcome_free(&ref);
+    rc_run_spec_free(&s);
+    rc_module_free(m);
+  }
+  printf("%u random kernels (%u irreducible), %u linearized kernels compared (%u with regions), %u "
+         "failures; instructions executed at opt=0..3: %llu %llu %llu %llu\n",
+         iters, irreducible, compared, transformed, failures, (unsigned long long)executed[0],
+         (unsigned long long)executed[1], (unsigned long long)executed[2], (unsigned long long)executed[3]);
+}
