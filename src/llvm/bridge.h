@@ -148,7 +148,6 @@ typedef struct importer {
   rc_kernel *k;
   ptrmap values;     /* LLVM value -> rc_value * (arguments, instructions, constants) */
   ptrmap blocks;     /* LLVMBasicBlockRef -> rc_block * */
-  ptrmap slots;      /* unnamed LLVM values and blocks -> slot number + 1, as LLVM prints them */
   rc_instr *prologue_last; /* the last view instruction at the start of the entry block */
   LLVMValueRef cur;  /* the instruction being imported, for diagnostics */
   uint32_t cur_index; /* its origin (index + 1) */
