@@ -175,14 +175,15 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
       if (same) trivial = false;
       else same = v;
     }
-    /* live users: a phi nobody uses any more goes too */
-    uint32_t nusers = 0;
-    for (uint32_t u = users.head[pi]; u != RC_NONE; u = users.pool.data[u].next) {
+    /* live users: a phi nobody uses any more goes too (whether there is one is all that counts,
+     * so the walk stops at the first: the lists of long-lived values are long) */
+    bool used = false;
+    for (uint32_t u = users.head[pi]; u != RC_NONE && !used; u = users.pool.data[u].next) {
       use_ref *r = &users.pool.data[u].use;
-      if (r->user->parent && r->user->ops[r->op] == &phi->v && r->user != phi) nusers++;
+      used = r->user->parent && r->user->ops[r->op] == &phi->v && r->user != phi;
     }
-    if (!trivial && nusers) continue;
-    if (trivial && same && nusers) {
+    if (!trivial && used) continue;
+    if (trivial && same && used) {
       /* `same` must strictly dominate the phi's block: a phi [v, undef] whose v is defined in its own
        * block (another phi there, say) reads v's value from the previous pass through the block,
        * which is not v's value after it (found by the property tests: a value carried around a
