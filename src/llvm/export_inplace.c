@@ -34,6 +34,8 @@ typedef struct inplace {
   LLVMValueRef *val;          /* rc value id -> the LLVM value standing for it now */
   LLVMTypeRef *newtype;       /* rc value id -> type of a new value, once known */
   LLVMBasicBlockRef *blk;     /* rc block id -> LLVM block */
+  LLVMValueRef *phi_pos;      /* rc block id -> where new phis go (NULL: at the end) ... */
+  uint8_t *phi_pos_known;     /* ... once known */
   unsigned md_dbg, md_prof, md_loop;
 } inplace;
 
@@ -110,22 +112,24 @@ static LLVMValueRef existing(inplace *ip, const rc_value *v) {
 }
 
 /* The constant expression each view instruction stands for, read off the module before anything
- * changes: an original instruction's operand gives the view instruction it uses, and a constant
- * expression's operand the view instructions nested in it. One view instruction can stand for a
+ * changes: an original instruction's operand gives the view instruction it uses (view_constants_of,
+ * for reconv instruction i that stands for original l), and a constant expression's operand the
+ * view instructions nested in it (find_view_constants). One view instruction can stand for a
  * constant used at several places, also nested in another one (`bitcast (gep ...)` here, the bare
  * `gep` there), so its own origin, the first use, does not always name it. */
+static void view_constants_of(inplace *ip, const rc_instr *i, LLVMValueRef l) {
+  if (i->op == RC_OP_PHI) return;
+  for (uint32_t o = 0; o < i->nops; o++) {
+    const rc_value *v = i->ops[o];
+    if (is_view(v) && v->id < ip->k->nvalues && !ip->val[v->id])
+      ip->val[v->id] = LLVMGetOperand(l, (unsigned)imp_operand_number(i, o));
+  }
+}
+
+/* After view_constants_of has seen every original instruction (ex_inplace's walk that claims them),
+ * the nested ones. */
 static void find_view_constants(inplace *ip) {
   const rc_kernel *k = ip->k;
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
-      LLVMValueRef l = (i->iflags & RC_IF_VIEW) || i->op == RC_OP_PHI ? NULL : original(ip, i);
-      if (!l) continue;
-      for (uint32_t o = 0; o < i->nops; o++) {
-        const rc_value *v = i->ops[o];
-        if (is_view(v) && v->id < k->nvalues && !ip->val[v->id])
-          ip->val[v->id] = LLVMGetOperand(l, (unsigned)imp_operand_number(i, o));
-      }
-    }
   /* nested ones: view instructions come before their users in the entry block, so the users are
    * known first when walking backwards */
   if (!k->nblocks) return;
@@ -368,11 +372,19 @@ static int build_all_new(inplace *ip, rc_instr **fresh, uint32_t n) {
   return rc;
 }
 
-/* A new phi (incoming values come later, when every value exists). */
+/* A new phi (incoming values come later, when every value exists). It goes before the block's first
+ * non-phi instruction, found once per block: the new phis go before it, so it stays the first
+ * (flow blocks carry many phis, and a walk over them per phi was quadratic). */
 static void build_new_phi(inplace *ip, const rc_instr *i) {
-  LLVMBasicBlockRef bb = ip->blk[i->parent->id];
-  LLVMValueRef first = LLVMGetFirstInstruction(bb);
-  while (first && LLVMIsAPHINode(first)) first = LLVMGetNextInstruction(first);
+  uint32_t b = i->parent->id;
+  LLVMBasicBlockRef bb = ip->blk[b];
+  if (!ip->phi_pos_known[b]) {
+    LLVMValueRef first = LLVMGetFirstInstruction(bb);
+    while (first && LLVMIsAPHINode(first)) first = LLVMGetNextInstruction(first);
+    ip->phi_pos[b] = first;
+    ip->phi_pos_known[b] = 1;
+  }
+  LLVMValueRef first = ip->phi_pos[b];
   if (first) LLVMPositionBuilderBefore(ip->ex->b, first); else LLVMPositionBuilderAtEnd(ip->ex->b, bb);
   LLVMSetCurrentDebugLocation2(ip->ex->b, NULL);
   ip->val[i->v.id] = LLVMBuildPhi(ip->ex->b, ip->newtype[i->v.id], name_of(i));
@@ -571,14 +583,19 @@ int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn) {
         ip->claimer[i->origin - 1] = i;
         ip->state[i->origin - 1] = KEPT;
         if (i->v.type != RC_VOID) ip->val[i->v.id] = ip->linst[i->origin - 1];
+        view_constants_of(ip, i, ip->linst[i->origin - 1]); /* in this walk: one less over the kernel */
       } else if (!rc_opcode_is_terminator((rc_opcode)i->op)) {
         rc_vec_push(&fresh, i); /* new, or a copy of an original that another one claimed */
       }
     }
   find_view_constants(ip);
   resolve_new_types(ip, fresh.data, fresh.len);
+  ip->phi_pos = rc_xcalloc(k->nblocks + 1, sizeof *ip->phi_pos);
+  ip->phi_pos_known = rc_xcalloc(k->nblocks + 1, sizeof *ip->phi_pos_known);
   for (uint32_t f = 0; f < fresh.len; f++)
     if (fresh.data[f]->op == RC_OP_PHI) build_new_phi(ip, fresh.data[f]);
+  free(ip->phi_pos);
+  free(ip->phi_pos_known);
   rc = build_all_new(ip, fresh.data, fresh.len);
   /* operands the view changed, phis, terminators */
   for (uint32_t b = 0; b < k->nblocks && rc == 0; b++) {
