@@ -22,9 +22,15 @@
 
 /* ---- pointer-keyed hash map (LLVM objects -> our objects) ------------------------------------- */
 
+/* A key and its value side by side: a lookup in a map of a big function's values reads one cache
+ * line, not one in an array of keys and another in an array of values. */
+typedef struct ptrmap_slot {
+  const void *key;
+  void *val;
+} ptrmap_slot;
+
 typedef struct ptrmap {
-  const void **keys;
-  void **vals;
+  ptrmap_slot *slots;
   uint32_t cap, len;
 } ptrmap;
 void ptrmap_init(ptrmap *m);

@@ -540,7 +540,7 @@ done:
   ptrmap_free(&im.types);
   ptrmap_free(&im.functions);
   ptrmap_free(&im.globals);
-  for (uint32_t i = 0; i < im.llvm_divergence.cap; i++) free(im.llvm_divergence.vals[i]);
+  for (uint32_t i = 0; i < im.llvm_divergence.cap; i++) free(im.llvm_divergence.slots[i].val);
   ptrmap_free(&im.llvm_divergence);
   bridge_run_comments_free(&rcs);
   free(text);

@@ -290,7 +290,7 @@ static int run_user_passes(rc_ctx *ctx, const char *path, LLVMContextRef c, LLVM
   }
   rc_sb_free(&got);
 done:
-  for (uint32_t i = 0; i < before.cap; i++) free(before.vals[i]);
+  for (uint32_t i = 0; i < before.cap; i++) free(before.slots[i].val);
   ptrmap_free(&before);
   return rc;
 }
