@@ -24,24 +24,31 @@ typedef struct use_ref {
 void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added) {
   uint32_t nb = k->nblocks, nv = k->nvalues;
   if (!nb) return;
-  /* uses by value id (CSR) */
-  uint32_t *start = rc_xcalloc(nv + 2, sizeof *start);
-  for (uint32_t b = 0; b < nb; b++)
-    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      for (uint32_t o = 0; o < i->nops; o++)
-        if (i->ops[o]->kind == RC_V_INSTR) start[i->ops[o]->id + 1]++;
-  for (uint32_t v = 0; v < nv; v++) start[v + 1] += start[v];
-  use_ref *uses = rc_xmalloc((start[nv] ? start[nv] : 1) * sizeof *uses);
-  uint32_t *fill = rc_xmalloc((nv + 1) * sizeof *fill);
-  memcpy(fill, start, (nv + 1) * sizeof *fill);
+  /* uses by value id (CSR). One walk over the kernel lists the uses in program order with the id
+   * of the value each reads (on a big kernel every instruction and operand is a cache miss, so the
+   * kernel is walked once, not once to count and again to fill); a counting sort by id follows. */
+  RC_VEC(use_ref) found = {0};
+  rc_u32vec found_id = {0};
   RC_VEC(rc_instr *) defs = {0};
   for (uint32_t b = 0; b < nb; b++)
     for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
       for (uint32_t o = 0; o < i->nops; o++)
-        if (i->ops[o]->kind == RC_V_INSTR) uses[fill[i->ops[o]->id]++] = (use_ref){i, o};
+        if (i->ops[o]->kind == RC_V_INSTR) {
+          rc_vec_push(&found, ((use_ref){i, o}));
+          rc_vec_push(&found_id, i->ops[o]->id);
+        }
       if (i->v.id != RC_NONE && b != 0) rc_vec_push(&defs, i);
     }
+  uint32_t *start = rc_xcalloc(nv + 2, sizeof *start);
+  for (uint32_t u = 0; u < found_id.len; u++) start[found_id.data[u] + 1]++;
+  for (uint32_t v = 0; v < nv; v++) start[v + 1] += start[v];
+  use_ref *uses = rc_xmalloc((start[nv] ? start[nv] : 1) * sizeof *uses);
+  uint32_t *fill = rc_xmalloc((nv + 1) * sizeof *fill);
+  memcpy(fill, start, (nv + 1) * sizeof *fill);
+  for (uint32_t u = 0; u < found.len; u++) uses[fill[found_id.data[u]]++] = found.data[u];
   free(fill);
+  rc_vec_free(&found);
+  rc_vec_free(&found_id);
 
   uint32_t *stamp = rc_xcalloc(nb, sizeof *stamp);
   rc_instr **phi_at = rc_xcalloc(nb, sizeof *phi_at);
