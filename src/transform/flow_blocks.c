@@ -262,12 +262,8 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
 
 /* Give the phis of every block that flow blocks now lead to their entries for the flow blocks, and
  * drop the entries of blocks that no longer branch there. */
-void reconv_fix_target_phis(reconv *r) {
+void reconv_fix_target_phis(reconv *r, const rc_domtree *dom) {
   rc_kernel *k = r->k;
-  rc_cfg g;
-  rc_cfg_build(&g, k);
-  rc_domtree dom;
-  rc_domtree_build(&dom, &g, false);
   for (uint32_t b = 0; b < k->nblocks; b++) {
     rc_block *blk = k->blocks[b];
     if (!blk->first || blk->first->op != RC_OP_PHI) continue;
@@ -282,12 +278,10 @@ void reconv_fix_target_phis(reconv *r) {
         rc_block *pb = blk->preds[p];
         if (pb->id >= r->n.len || r->n.data[pb->id].flow == RC_NONE) continue;
         if (rc_phi_index_of(phi, pb) >= 0) continue;
-        rc_phi_add_incoming(phi, flow_value(r, &dom, r->n.data[pb->id].flow, phi), pb);
+        rc_phi_add_incoming(phi, flow_value(r, dom, r->n.data[pb->id].flow, phi), pb);
       }
       for (uint32_t o = phi->nops; o-- > 0;)
         if (!rc_block_has_pred(blk, phi->targets[o])) rc_phi_remove_incoming(phi, o);
     }
   }
-  rc_domtree_free(&dom);
-  rc_cfg_free(&g);
 }

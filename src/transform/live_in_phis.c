@@ -145,6 +145,13 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
   rc_cfg_build(&g, k);
   rc_domtree dom;
   rc_domtree_build(&dom, &g, false);
+  rc_ssa_simplify_phis_dom(k, phis, &dom);
+  rc_domtree_free(&dom);
+  rc_cfg_free(&g);
+}
+
+void rc_ssa_simplify_phis_dom(rc_kernel *k, const rc_instr_vec *phis, const rc_domtree *dom) {
+  if (!phis->len) return;
   uint32_t nv = k->nvalues;
   /* which values are candidate phis, and who uses them */
   uint32_t *cand = rc_xmalloc((nv + 1) * sizeof *cand);
@@ -196,7 +203,7 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
        * which is not v's value after it (found by the property tests: a value carried around a
        * cycle of flow blocks took the new value of a sibling phi). */
       rc_instr *def = rc_value_instr(same);
-      if (def && !(def->parent && def->parent != phi->parent && rc_dominates(&dom, def->parent->id, phi->parent->id)))
+      if (def && !(def->parent && def->parent != phi->parent && rc_dominates(dom, def->parent->id, phi->parent->id)))
         continue;
     }
     rc_value *repl = same ? same : rc_undef(k, (rc_type)phi->v.type);
@@ -226,6 +233,4 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
   free(queued);
   free(cand);
   rc_vec_free(&work);
-  rc_domtree_free(&dom);
-  rc_cfg_free(&g);
 }

@@ -87,6 +87,6 @@ void reconv_process_block(reconv *r, uint32_t b);
 /* flow_blocks.c */
 rc_value *reconv_flow_cond(reconv *r, uint32_t fi, uint32_t target);
 int reconv_materialize_flows(reconv *r);
-void reconv_fix_target_phis(reconv *r);
+void reconv_fix_target_phis(reconv *r, const rc_domtree *dom); /* dom: of the current CFG */
 
 #endif
