@@ -173,7 +173,7 @@ static LLVMTypeRef type_from_operands(inplace *ip, const rc_instr *i) {
   return t;
 }
 
-static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n) {
+static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n, rc_instr *const *views, uint32_t nviews) {
   /* a worklist: a new instruction is tried again when one of its operands gets its type (chains
    * of flow phis are long: a fixpoint of whole sweeps took a sweep per link) */
   uint32_t nv = ip->k->nvalues;
@@ -202,15 +202,24 @@ static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n) {
   free(users);
   free(pos);
   free(start);
-  /* users that are original instructions say what they expect */
-  for (uint32_t b = 0; b < ip->k->nblocks; b++)
-    for (const rc_instr *u = ip->k->blocks[b]->first; u; u = u->next) {
+  /* Users that are original instructions say what they expect. The values this can still type are
+   * the instructions with neither an LLVM value nor a type: new ones the worklist left open, and
+   * view instructions no constant was found for (operands are instructions of the kernel, so there
+   * are no others). Usually there are none, and the walk over the kernel is skipped; else it stops
+   * once each has its type. */
+  uint32_t open = 0;
+  for (uint32_t f = 0; f < n; f++) open += fresh[f]->v.type != RC_VOID && !ip->newtype[fresh[f]->v.id];
+  for (uint32_t v = 0; v < nviews; v++)
+    open += views[v]->v.id < ip->k->nvalues && !ip->val[views[v]->v.id] && !ip->newtype[views[v]->v.id];
+  for (uint32_t b = 0; open && b < ip->k->nblocks; b++)
+    for (const rc_instr *u = ip->k->blocks[b]->first; open && u; u = u->next) {
       LLVMValueRef l = original(ip, u);
       if (!l || u->op == RC_OP_PHI || rc_opcode_is_terminator((rc_opcode)u->op)) continue;
       for (uint32_t o = 0; o < u->nops; o++) {
         const rc_value *v = u->ops[o];
         if (v->kind != RC_V_INSTR || v->id >= ip->k->nvalues || ip->val[v->id] || ip->newtype[v->id]) continue;
         ip->newtype[v->id] = LLVMTypeOf(LLVMGetOperand(l, (unsigned)imp_operand_number(u, o)));
+        open--;
       }
     }
   for (uint32_t f = 0; f < n; f++) {
@@ -576,9 +585,13 @@ int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn) {
   }
   /* instructions: the original ones stand for themselves; list the new ones */
   RC_VEC(rc_instr *) fresh = {0};
+  RC_VEC(rc_instr *) views = {0}; /* view instructions: constants of the LLVM module */
   for (uint32_t b = 0; b < k->nblocks; b++)
     for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
-      if (i->iflags & RC_IF_VIEW) continue;
+      if (i->iflags & RC_IF_VIEW) {
+        rc_vec_push(&views, i);
+        continue;
+      }
       if (i->origin && i->origin <= ip->ninst && !ip->claimer[i->origin - 1]) {
         ip->claimer[i->origin - 1] = i;
         ip->state[i->origin - 1] = KEPT;
@@ -589,7 +602,7 @@ int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn) {
       }
     }
   find_view_constants(ip);
-  resolve_new_types(ip, fresh.data, fresh.len);
+  resolve_new_types(ip, fresh.data, fresh.len, views.data, views.len);
   ip->phi_pos = rc_xcalloc(k->nblocks + 1, sizeof *ip->phi_pos);
   ip->phi_pos_known = rc_xcalloc(k->nblocks + 1, sizeof *ip->phi_pos_known);
   for (uint32_t f = 0; f < fresh.len; f++)
@@ -625,6 +638,7 @@ int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn) {
       if (LLVMGetPreviousBasicBlock(ip->blk[b]) != ip->blk[b - 1]) LLVMMoveBasicBlockAfter(ip->blk[b], ip->blk[b - 1]);
   }
   rc_vec_free(&fresh);
+  rc_vec_free(&views);
   free(ip->linst);
   free(ip->lblock);
   free(ip->state);
