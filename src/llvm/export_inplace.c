@@ -173,6 +173,11 @@ static LLVMTypeRef type_from_operands(inplace *ip, const rc_instr *i) {
   return t;
 }
 
+/* Is i's type one LLVM has exactly one type for (an integer of its width, half, float, double)? */
+static bool one_llvm_type(const rc_instr *i) {
+  return rc_type_is_int((rc_type)i->v.type) || rc_type_is_float((rc_type)i->v.type);
+}
+
 static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n, rc_instr *const *views, uint32_t nviews) {
   /* a worklist: a new instruction is tried again when one of its operands gets its type (chains
    * of flow phis are long: a fixpoint of whole sweeps took a sweep per link) */
@@ -203,14 +208,17 @@ static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n, rc_inst
   free(pos);
   free(start);
   /* Users that are original instructions say what they expect. The values this can still type are
-   * the instructions with neither an LLVM value nor a type: new ones the worklist left open, and
-   * view instructions no constant was found for (operands are instructions of the kernel, so there
-   * are no others). Usually there are none, and the walk over the kernel is skipped; else it stops
-   * once each has its type. */
+   * the instructions with neither an LLVM value nor a type: new ones the worklist left open (flow
+   * conditions: phis of constants), and view instructions no constant was found for (operands are
+   * instructions of the kernel, so there are no others). Of those, the ones of an integer or
+   * floating-point type need no walk: LLVM has one type for each of these, the structural type they
+   * get below, so it is what any user expects. When no other value is open, the walk over the
+   * kernel is skipped; else it stops once each has its type. */
   uint32_t open = 0;
-  for (uint32_t f = 0; f < n; f++) open += fresh[f]->v.type != RC_VOID && !ip->newtype[fresh[f]->v.id];
+  for (uint32_t f = 0; f < n; f++) open += fresh[f]->v.type != RC_VOID && !ip->newtype[fresh[f]->v.id] && !one_llvm_type(fresh[f]);
   for (uint32_t v = 0; v < nviews; v++)
-    open += views[v]->v.id < ip->k->nvalues && !ip->val[views[v]->v.id] && !ip->newtype[views[v]->v.id];
+    open += views[v]->v.id < ip->k->nvalues && !ip->val[views[v]->v.id] && !ip->newtype[views[v]->v.id] &&
+            !one_llvm_type(views[v]);
   for (uint32_t b = 0; open && b < ip->k->nblocks; b++)
     for (const rc_instr *u = ip->k->blocks[b]->first; open && u; u = u->next) {
       LLVMValueRef l = original(ip, u);
@@ -219,7 +227,7 @@ static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n, rc_inst
         const rc_value *v = u->ops[o];
         if (v->kind != RC_V_INSTR || v->id >= ip->k->nvalues || ip->val[v->id] || ip->newtype[v->id]) continue;
         ip->newtype[v->id] = LLVMTypeOf(LLVMGetOperand(l, (unsigned)imp_operand_number(u, o)));
-        open--;
+        open -= !one_llvm_type((const rc_instr *)v);
       }
     }
   for (uint32_t f = 0; f < n; f++) {
