@@ -352,6 +352,8 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
   rc_vec_free(&r.tmp_starts);
   rc_vec_free(&r.tmp_succs);
   rc_vec_free(&r.tmp_seeds);
+  rc_vec_free(&r.fv_stack);
+  rc_vec_free(&r.fv_vals);
   rc_vec_free(&r.closure);
   rc_vec_free(&vowner);
   rc_vec_free(&vnode);
