@@ -398,7 +398,18 @@ static int import_body(importer *im, LLVMValueRef f, rc_kernel *k) {
       if (LLVMIsATerminatorInst(inst)) read_annotations(im, inst, b, ri);
     }
   }
-  for (uint32_t i = 0; i < insts.len && rc == 0; i++) rc = imp_fill_operands(im, insts.data[i], shells.data[i]);
+  /* values map to their shells as imp_shell put them into `values` (an LLVM value of type void has
+   * none); the cache of recent ones starts empty for each function */
+  memset(im->recent, 0, sizeof im->recent);
+  for (uint32_t i = 0; i < insts.len && rc == 0; i++) {
+    rc = imp_fill_operands(im, insts.data[i], shells.data[i]);
+    if (LLVMGetTypeKind(LLVMTypeOf(insts.data[i])) != LLVMVoidTypeKind) {
+      uint32_t slot = imp_recent_slot(insts.data[i]);
+      im->recent[slot].key = insts.data[i];
+      im->recent[slot].val = &shells.data[i]->v;
+    }
+  }
+  memset(im->recent, 0, sizeof im->recent); /* imp_operand outside the fill (constants) */
   rc_vec_free(&insts);
   rc_vec_free(&shells);
   ptrmap_free(&im->values);
