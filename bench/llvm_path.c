@@ -118,7 +118,7 @@ static double run_reconv(const char *in, const char *out, phases *ph) {
     double t2 = cpu_now();
     char *data = NULL;
     size_t len = 0;
-    rc_llvm_export_opts eo = {NULL, false, true};
+    rc_llvm_export_opts eo = {NULL, false, true, false};
     ok = ok && rc_llvm_export(&ctx, m, &eo, &data, &len) == 0;
     double t3 = cpu_now();
     ok = ok && write_file(out, data, len) == 0;
@@ -174,7 +174,7 @@ int main(int argc, char **argv) {
     snprintf(out2, sizeof out2, "%s/reconv.ll", tmpl);
     char *data = NULL;
     size_t len = 0;
-    rc_llvm_export_opts eo = {NULL, false, true};
+    rc_llvm_export_opts eo = {NULL, false, true, false};
     if (!m || rc_llvm_export(&ctx, m, &eo, &data, &len) != 0 || write_file(in, data, len) != 0) {
       fprintf(stderr, "bench_llvm_path: cannot write the generated kernel\n");
       status = 1;

@@ -233,7 +233,7 @@ static int export_bitcode(rc_ctx *ctx, const rc_module *m, char *path, size_t si
     fprintf(stderr, "bench_structurize: cannot create %s: %s\n", path, strerror(errno));
     return -1;
   }
-  rc_llvm_export_opts eo = {NULL, true, true};
+  rc_llvm_export_opts eo = {NULL, true, true, false};
   char *data = NULL;
   size_t len = 0;
   int rc = rc_llvm_export(ctx, m, &eo, &data, &len);

@@ -78,7 +78,7 @@ static void print_json(const rc_gen_info *g, const rc_gen_opts *o) {
  * LLVM's own passes (opt -passes=structurizecfg) and timed against reconverge. */
 static int write_llvm(rc_ctx *ctx, const rc_module *m, const char *out, bool bitcode) {
 #ifdef RECONV_HAVE_LLVM
-  rc_llvm_export_opts lo = {NULL, bitcode, true};
+  rc_llvm_export_opts lo = {NULL, bitcode, true, false};
   char *data = NULL;
   size_t len = 0;
   int rc = rc_llvm_export(ctx, m, &lo, &data, &len) != 0 ? EXIT_BAD_INPUT

@@ -131,7 +131,9 @@ int cmd_opt(int argc, char **argv) {
     const char *inputs[] = {file};
     if (to_llvm) {
 #ifdef RECONV_HAVE_LLVM
-      rc_llvm_export_opts lo = {NULL, ends_with(out, ".bc"), true};
+      /* with the verifier after every pass, each kernel was verified after its last pass (a
+       * pipeline has at least one), and nothing changed it since */
+      rc_llvm_export_opts lo = {NULL, ends_with(out, ".bc"), true, ctx.verify_each && !only};
       char *data = NULL;
       size_t len = 0;
       if (rc_llvm_export(&ctx, m, &lo, &data, &len) != 0) rc = EXIT_BAD_INPUT;

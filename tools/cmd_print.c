@@ -24,7 +24,7 @@ static const char help[] =
 static int export_llvm(rc_ctx *ctx, rc_module *m, const char *file, const char *out, const char *kname,
                        bool bitcode) {
 #ifdef RECONV_HAVE_LLVM
-  rc_llvm_export_opts o = {NULL, bitcode, true};
+  rc_llvm_export_opts o = {NULL, bitcode, true, false};
   int rc = EXIT_OK;
   if (kname && !(o.only = cli_pick_kernel(ctx, m, kname))) rc = EXIT_BAD_INPUT;
   char *data = NULL;

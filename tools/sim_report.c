@@ -29,7 +29,7 @@ uint32_t sim_count_blocks(const rc_kernel *k, uint32_t flags) {
  * own. */
 static rc_kernel *llvm_copy(rc_ctx *ctx, rc_module **own, rc_kernel *k, const char *passes) {
 #ifdef RECONV_HAVE_LLVM
-  rc_llvm_export_opts eo = {k, false, false};
+  rc_llvm_export_opts eo = {k, false, false, false};
   char *text = NULL;
   size_t len = 0;
   if (rc_llvm_export(ctx, k->mod, &eo, &text, &len) != 0) return NULL;

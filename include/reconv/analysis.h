@@ -206,6 +206,9 @@ typedef struct rc_analysis {
   rc_uniformity unif;
 } rc_analysis;
 int rc_analysis_build(rc_analysis *a, const rc_kernel *k, unsigned unif_flags);
+/* The same on a CFG snapshot of k and its dominator tree built already, which a takes over (the
+ * caller's copies are left empty); rc_analysis_free frees them with the rest. */
+int rc_analysis_build_from(rc_analysis *a, const rc_kernel *k, unsigned unif_flags, rc_cfg *cfg, rc_domtree *dom);
 void rc_analysis_free(rc_analysis *a);
 
 /* Blocks holding a barrier in divergent control flow: reachable from a divergent branch that they

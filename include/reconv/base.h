@@ -144,9 +144,13 @@ uint64_t rc_hash_bytes(const void *p, size_t n, uint64_t seed);
 
 /* ---- 64-bit-keyed hash map (open addressing); key UINT64_MAX is reserved ------------------------- */
 
+typedef struct rc_u64map_slot {
+  uint64_t key; /* UINT64_MAX: free */
+  void *val;
+} rc_u64map_slot;
+
 typedef struct rc_u64map {
-  uint64_t *keys;
-  void **vals;
+  rc_u64map_slot *slots; /* key and value side by side: a probe reads one cache line */
   uint32_t cap, len;
 } rc_u64map;
 void rc_u64map_init(rc_u64map *m);

@@ -38,6 +38,9 @@ typedef struct rc_llvm_export_opts {
   bool last;             /* the caller exports this module no more: export may edit the LLVM module
                             the import kept instead of a copy of it (faster on big modules); a later
                             export of the same module then fails */
+  bool verified;         /* the caller ran rc_verify_kernel on every kernel and changed none since
+                            (e.g. rc_pipeline_run with ctx->verify_each): export does not verify them
+                            again (LLVM's verifier still checks the module it writes) */
 } rc_llvm_export_opts;
 
 /* Export a module of thread-level kernels to LLVM IR: into a malloc'ed buffer (*data, *len; text

@@ -125,6 +125,10 @@ int rc_compute_ordering(rc_ctx *ctx, const rc_kernel *k, const struct rc_cfg *g,
 typedef RC_VEC(rc_instr *) rc_instr_vec;
 void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added);
 void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis);
+/* The same, with the dominator tree of k's current CFG built already (by a caller that needs it
+ * too: on big kernels each build is a walk over every block). */
+struct rc_domtree;
+void rc_ssa_simplify_phis_dom(rc_kernel *k, const rc_instr_vec *phis, const struct rc_domtree *dom);
 
 /* ---- scalar values for the lowering (lower_scalar.c) -----------------------------------------------
  * Which values of a thread-level kernel the lowering computes once per wave (docs/ir.md, "Wave
@@ -160,6 +164,10 @@ int rc_ssa_repair_value(rc_kernel *k, rc_value *def);
  * and the incomings of phis whose blocks are no longer predecessors (their values are re-read at
  * the ends of the current predecessors). Cheap when nothing is broken. */
 int rc_ssa_repair_kernel(rc_ctx *ctx, rc_kernel *k);
+/* The same, with a CFG snapshot of k and its dominator tree built already (the repair changes no
+ * edge, so they still describe k afterwards, e.g. for the analyses that follow). */
+struct rc_cfg;
+int rc_ssa_repair_kernel_dom(rc_ctx *ctx, rc_kernel *k, const struct rc_cfg *g, const struct rc_domtree *dom);
 /* A switch of block b whose cases go to two distinct targets becomes `br (x == c1 | ...), T, default`
  * (same successors, no new block); false, and nothing changed, for any other terminator. */
 bool rc_switch_to_branch(rc_kernel *k, rc_block *b);

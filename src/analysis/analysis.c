@@ -13,6 +13,17 @@ int rc_analysis_build(rc_analysis *a, const rc_kernel *k, unsigned unif_flags) {
   return rc_uniformity_build(&a->unif, k, &a->cfg, &a->dom, &a->pdom, &a->cycles, unif_flags);
 }
 
+int rc_analysis_build_from(rc_analysis *a, const rc_kernel *k, unsigned unif_flags, rc_cfg *cfg, rc_domtree *dom) {
+  memset(a, 0, sizeof *a);
+  a->cfg = *cfg;
+  a->dom = *dom;
+  memset(cfg, 0, sizeof *cfg);
+  memset(dom, 0, sizeof *dom);
+  rc_domtree_build(&a->pdom, &a->cfg, true);
+  rc_cycles_build(&a->cycles, &a->cfg);
+  return rc_uniformity_build(&a->unif, k, &a->cfg, &a->dom, &a->pdom, &a->cycles, unif_flags);
+}
+
 void rc_analysis_free(rc_analysis *a) {
   rc_uniformity_free(&a->unif);
   rc_cycles_free(&a->cycles);

@@ -26,25 +26,27 @@ void rc_cfg_build(rc_cfg *g, const rc_kernel *k) {
   memset(g, 0, sizeof *g);
   g->nblocks = n;
   g->entry = n ? 0 : RC_NONE;
-  g->succ_start = rc_xcalloc(n + 1, sizeof *g->succ_start);
-  g->pred_start = rc_xcalloc(n + 1, sizeof *g->pred_start);
-  uint32_t nedges = 0;
-  for (uint32_t b = 0; b < n; b++) {
-    g->succ_start[b] = nedges;
-    nedges += rc_block_nsuccs(k->blocks[b]);
-  }
-  g->succ_start[n] = nedges;
-  g->succs = rc_xmalloc((nedges ? nedges : 1) * sizeof *g->succs);
-  g->preds = rc_xmalloc((nedges ? nedges : 1) * sizeof *g->preds);
+  g->succ_start = rc_xmalloc((n + 1) * sizeof *g->succ_start);
+  g->pred_start = rc_xmalloc((n + 1) * sizeof *g->pred_start);
+  /* One walk over the blocks reads each terminator and its targets (on a big kernel each is a cache
+   * miss, so they are read once, not once to count the edges and again to list them); the
+   * successors go into an array that grows, and the predecessors are counted on the way. */
+  rc_u32vec succs = {0};
+  rc_vec_reserve(&succs, 2 * (uint64_t)n + 1 < UINT32_MAX ? 2 * n + 1 : n);
   uint32_t *count = rc_xcalloc(n + 1, sizeof *count);
   for (uint32_t b = 0; b < n; b++) {
+    g->succ_start[b] = succs.len;
     rc_instr *t = rc_block_term(k->blocks[b]);
     for (uint32_t i = 0; t && i < t->ntargets; i++) {
       uint32_t s = t->targets[i]->id;
-      g->succs[g->succ_start[b] + i] = s;
+      rc_vec_push(&succs, s);
       count[s]++;
     }
   }
+  uint32_t nedges = succs.len;
+  g->succ_start[n] = nedges;
+  g->succs = succs.data ? succs.data : rc_xmalloc(sizeof *g->succs);
+  g->preds = rc_xmalloc((nedges ? nedges : 1) * sizeof *g->preds);
   uint32_t acc = 0;
   for (uint32_t b = 0; b < n; b++) {
     g->pred_start[b] = acc;

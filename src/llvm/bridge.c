@@ -13,8 +13,7 @@ void ptrmap_init(ptrmap *m) {
 }
 
 void ptrmap_free(ptrmap *m) {
-  free(m->keys);
-  free(m->vals);
+  free(m->slots);
   memset(m, 0, sizeof *m);
 }
 
@@ -29,8 +28,8 @@ static uint32_t ptr_hash(const void *p) {
 void *ptrmap_get(const ptrmap *m, const void *key) {
   if (!m->cap) return NULL;
   for (uint32_t i = ptr_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    if (m->keys[i] == key) return m->vals[i];
-    if (!m->keys[i]) return NULL;
+    if (m->slots[i].key == key) return m->slots[i].val;
+    if (!m->slots[i].key) return NULL;
   }
 }
 
@@ -38,12 +37,10 @@ static void ptrmap_grow(ptrmap *m) {
   ptrmap old = *m;
   m->cap = old.cap ? old.cap * 2 : 64;
   m->len = 0;
-  m->keys = rc_xcalloc(m->cap, sizeof *m->keys);
-  m->vals = rc_xcalloc(m->cap, sizeof *m->vals);
+  m->slots = rc_xcalloc(m->cap, sizeof *m->slots);
   for (uint32_t i = 0; i < old.cap; i++)
-    if (old.keys[i]) ptrmap_put(m, old.keys[i], old.vals[i]);
-  free(old.keys);
-  free(old.vals);
+    if (old.slots[i].key) ptrmap_put(m, old.slots[i].key, old.slots[i].val);
+  free(old.slots);
 }
 
 void ptrmap_reserve(ptrmap *m, uint32_t n) {
@@ -53,13 +50,14 @@ void ptrmap_reserve(ptrmap *m, uint32_t n) {
 void ptrmap_put(ptrmap *m, const void *key, void *val) {
   if ((m->len + 1) * 2 > m->cap) ptrmap_grow(m);
   for (uint32_t i = ptr_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    if (m->keys[i] == key) {
-      m->vals[i] = val;
+    ptrmap_slot *s = &m->slots[i];
+    if (s->key == key) {
+      s->val = val;
       return;
     }
-    if (!m->keys[i]) {
-      m->keys[i] = key;
-      m->vals[i] = val;
+    if (!s->key) {
+      s->key = key;
+      s->val = val;
       m->len++;
       return;
     }

@@ -22,9 +22,15 @@
 
 /* ---- pointer-keyed hash map (LLVM objects -> our objects) ------------------------------------- */
 
+/* A key and its value side by side: a lookup in a map of a big function's values reads one cache
+ * line, not one in an array of keys and another in an array of values. */
+typedef struct ptrmap_slot {
+  const void *key;
+  void *val;
+} ptrmap_slot;
+
 typedef struct ptrmap {
-  const void **keys;
-  void **vals;
+  ptrmap_slot *slots;
   uint32_t cap, len;
 } ptrmap;
 void ptrmap_init(ptrmap *m);
@@ -127,6 +133,8 @@ void bridge_origin_free(void *origin);
  * Constant expressions are computed by view instructions at the start of the entry block
  * (RC_IF_VIEW); instructions reconv does not model are opaque. Export edits the module itself. */
 
+enum { IMP_RECENT = 256 }; /* importer.recent's size, a power of two */
+
 typedef struct importer {
   rc_ctx *ctx;
   const char *path;  /* the input file */
@@ -147,13 +155,24 @@ typedef struct importer {
   LLVMValueRef fn;
   rc_kernel *k;
   ptrmap values;     /* LLVM value -> rc_value * (arguments, instructions, constants) */
+  /* The instructions whose operands were filled last, by a hash of their LLVM value: most operands
+   * are defined a few instructions earlier, and this answers for them from the cache instead of a
+   * probe into `values`, which is far bigger than the cache on big functions. */
+  struct {
+    LLVMValueRef key;
+    rc_value *val;
+  } recent[IMP_RECENT];
   ptrmap blocks;     /* LLVMBasicBlockRef -> rc_block * */
-  ptrmap slots;      /* unnamed LLVM values and blocks -> slot number + 1, as LLVM prints them */
   rc_instr *prologue_last; /* the last view instruction at the start of the entry block */
   LLVMValueRef cur;  /* the instruction being imported, for diagnostics */
   uint32_t cur_index; /* its origin (index + 1) */
   unsigned cur_op;   /* the operand being imported */
 } importer;
+
+/* The value `values` holds for v; for an instruction filled recently, without probing it. */
+static inline uint32_t imp_recent_slot(LLVMValueRef v) {
+  return (uint32_t)(((uintptr_t)v >> 4) ^ ((uintptr_t)v >> 12)) & (IMP_RECENT - 1);
+}
 
 /* Report an error about LLVM instruction/value `at` (may be NULL) with its source position (debug
  * info, or its definition in a .ll file) and text. Returns -1. With RC_SEV_WARNING, a warning. */

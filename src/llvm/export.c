@@ -322,7 +322,8 @@ int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *o
       return rc_report(ctx, RC_SEV_ERROR, m->filename, k->line, k->col,
                        "kernel @%s is wave-level; only thread-level kernels can be exported to LLVM IR",
                        k->name);
-    if (rc_verify_kernel(ctx, k)) return -1; /* export relies on well-formed IR */
+    /* export relies on well-formed IR */
+    if (!(opts && opts->verified) && rc_verify_kernel(ctx, k)) return -1;
   }
   exporter ex;
   memset(&ex, 0, sizeof ex);
@@ -419,7 +420,7 @@ int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *o
 
 int rc_llvm_export_file(rc_ctx *ctx, const rc_module *m, const char *path) {
   size_t n = strlen(path);
-  rc_llvm_export_opts o = {NULL, n > 3 && strcmp(path + n - 3, ".bc") == 0, false};
+  rc_llvm_export_opts o = {NULL, n > 3 && strcmp(path + n - 3, ".bc") == 0, false, false};
   char *data;
   size_t len;
   if (rc_llvm_export(ctx, m, &o, &data, &len)) return -1;

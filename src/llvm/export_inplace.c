@@ -34,6 +34,8 @@ typedef struct inplace {
   LLVMValueRef *val;          /* rc value id -> the LLVM value standing for it now */
   LLVMTypeRef *newtype;       /* rc value id -> type of a new value, once known */
   LLVMBasicBlockRef *blk;     /* rc block id -> LLVM block */
+  LLVMValueRef *phi_pos;      /* rc block id -> where new phis go (NULL: at the end) ... */
+  uint8_t *phi_pos_known;     /* ... once known */
   unsigned md_dbg, md_prof, md_loop;
 } inplace;
 
@@ -110,22 +112,24 @@ static LLVMValueRef existing(inplace *ip, const rc_value *v) {
 }
 
 /* The constant expression each view instruction stands for, read off the module before anything
- * changes: an original instruction's operand gives the view instruction it uses, and a constant
- * expression's operand the view instructions nested in it. One view instruction can stand for a
+ * changes: an original instruction's operand gives the view instruction it uses (view_constants_of,
+ * for reconv instruction i that stands for original l), and a constant expression's operand the
+ * view instructions nested in it (find_view_constants). One view instruction can stand for a
  * constant used at several places, also nested in another one (`bitcast (gep ...)` here, the bare
  * `gep` there), so its own origin, the first use, does not always name it. */
+static void view_constants_of(inplace *ip, const rc_instr *i, LLVMValueRef l) {
+  if (i->op == RC_OP_PHI) return;
+  for (uint32_t o = 0; o < i->nops; o++) {
+    const rc_value *v = i->ops[o];
+    if (is_view(v) && v->id < ip->k->nvalues && !ip->val[v->id])
+      ip->val[v->id] = LLVMGetOperand(l, (unsigned)imp_operand_number(i, o));
+  }
+}
+
+/* After view_constants_of has seen every original instruction (ex_inplace's walk that claims them),
+ * the nested ones. */
 static void find_view_constants(inplace *ip) {
   const rc_kernel *k = ip->k;
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
-      LLVMValueRef l = (i->iflags & RC_IF_VIEW) || i->op == RC_OP_PHI ? NULL : original(ip, i);
-      if (!l) continue;
-      for (uint32_t o = 0; o < i->nops; o++) {
-        const rc_value *v = i->ops[o];
-        if (is_view(v) && v->id < k->nvalues && !ip->val[v->id])
-          ip->val[v->id] = LLVMGetOperand(l, (unsigned)imp_operand_number(i, o));
-      }
-    }
   /* nested ones: view instructions come before their users in the entry block, so the users are
    * known first when walking backwards */
   if (!k->nblocks) return;
@@ -169,7 +173,12 @@ static LLVMTypeRef type_from_operands(inplace *ip, const rc_instr *i) {
   return t;
 }
 
-static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n) {
+/* Is i's type one LLVM has exactly one type for (an integer of its width, half, float, double)? */
+static bool one_llvm_type(const rc_instr *i) {
+  return rc_type_is_int((rc_type)i->v.type) || rc_type_is_float((rc_type)i->v.type);
+}
+
+static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n, rc_instr *const *views, uint32_t nviews) {
   /* a worklist: a new instruction is tried again when one of its operands gets its type (chains
    * of flow phis are long: a fixpoint of whole sweeps took a sweep per link) */
   uint32_t nv = ip->k->nvalues;
@@ -198,15 +207,27 @@ static void resolve_new_types(inplace *ip, rc_instr **fresh, uint32_t n) {
   free(users);
   free(pos);
   free(start);
-  /* users that are original instructions say what they expect */
-  for (uint32_t b = 0; b < ip->k->nblocks; b++)
-    for (const rc_instr *u = ip->k->blocks[b]->first; u; u = u->next) {
+  /* Users that are original instructions say what they expect. The values this can still type are
+   * the instructions with neither an LLVM value nor a type: new ones the worklist left open (flow
+   * conditions: phis of constants), and view instructions no constant was found for (operands are
+   * instructions of the kernel, so there are no others). Of those, the ones of an integer or
+   * floating-point type need no walk: LLVM has one type for each of these, the structural type they
+   * get below, so it is what any user expects. When no other value is open, the walk over the
+   * kernel is skipped; else it stops once each has its type. */
+  uint32_t open = 0;
+  for (uint32_t f = 0; f < n; f++) open += fresh[f]->v.type != RC_VOID && !ip->newtype[fresh[f]->v.id] && !one_llvm_type(fresh[f]);
+  for (uint32_t v = 0; v < nviews; v++)
+    open += views[v]->v.id < ip->k->nvalues && !ip->val[views[v]->v.id] && !ip->newtype[views[v]->v.id] &&
+            !one_llvm_type(views[v]);
+  for (uint32_t b = 0; open && b < ip->k->nblocks; b++)
+    for (const rc_instr *u = ip->k->blocks[b]->first; open && u; u = u->next) {
       LLVMValueRef l = original(ip, u);
       if (!l || u->op == RC_OP_PHI || rc_opcode_is_terminator((rc_opcode)u->op)) continue;
       for (uint32_t o = 0; o < u->nops; o++) {
         const rc_value *v = u->ops[o];
         if (v->kind != RC_V_INSTR || v->id >= ip->k->nvalues || ip->val[v->id] || ip->newtype[v->id]) continue;
         ip->newtype[v->id] = LLVMTypeOf(LLVMGetOperand(l, (unsigned)imp_operand_number(u, o)));
+        open -= !one_llvm_type((const rc_instr *)v);
       }
     }
   for (uint32_t f = 0; f < n; f++) {
@@ -368,11 +389,19 @@ static int build_all_new(inplace *ip, rc_instr **fresh, uint32_t n) {
   return rc;
 }
 
-/* A new phi (incoming values come later, when every value exists). */
+/* A new phi (incoming values come later, when every value exists). It goes before the block's first
+ * non-phi instruction, found once per block: the new phis go before it, so it stays the first
+ * (flow blocks carry many phis, and a walk over them per phi was quadratic). */
 static void build_new_phi(inplace *ip, const rc_instr *i) {
-  LLVMBasicBlockRef bb = ip->blk[i->parent->id];
-  LLVMValueRef first = LLVMGetFirstInstruction(bb);
-  while (first && LLVMIsAPHINode(first)) first = LLVMGetNextInstruction(first);
+  uint32_t b = i->parent->id;
+  LLVMBasicBlockRef bb = ip->blk[b];
+  if (!ip->phi_pos_known[b]) {
+    LLVMValueRef first = LLVMGetFirstInstruction(bb);
+    while (first && LLVMIsAPHINode(first)) first = LLVMGetNextInstruction(first);
+    ip->phi_pos[b] = first;
+    ip->phi_pos_known[b] = 1;
+  }
+  LLVMValueRef first = ip->phi_pos[b];
   if (first) LLVMPositionBuilderBefore(ip->ex->b, first); else LLVMPositionBuilderAtEnd(ip->ex->b, bb);
   LLVMSetCurrentDebugLocation2(ip->ex->b, NULL);
   ip->val[i->v.id] = LLVMBuildPhi(ip->ex->b, ip->newtype[i->v.id], name_of(i));
@@ -564,21 +593,30 @@ int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn) {
   }
   /* instructions: the original ones stand for themselves; list the new ones */
   RC_VEC(rc_instr *) fresh = {0};
+  RC_VEC(rc_instr *) views = {0}; /* view instructions: constants of the LLVM module */
   for (uint32_t b = 0; b < k->nblocks; b++)
     for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
-      if (i->iflags & RC_IF_VIEW) continue;
+      if (i->iflags & RC_IF_VIEW) {
+        rc_vec_push(&views, i);
+        continue;
+      }
       if (i->origin && i->origin <= ip->ninst && !ip->claimer[i->origin - 1]) {
         ip->claimer[i->origin - 1] = i;
         ip->state[i->origin - 1] = KEPT;
         if (i->v.type != RC_VOID) ip->val[i->v.id] = ip->linst[i->origin - 1];
+        view_constants_of(ip, i, ip->linst[i->origin - 1]); /* in this walk: one less over the kernel */
       } else if (!rc_opcode_is_terminator((rc_opcode)i->op)) {
         rc_vec_push(&fresh, i); /* new, or a copy of an original that another one claimed */
       }
     }
   find_view_constants(ip);
-  resolve_new_types(ip, fresh.data, fresh.len);
+  resolve_new_types(ip, fresh.data, fresh.len, views.data, views.len);
+  ip->phi_pos = rc_xcalloc(k->nblocks + 1, sizeof *ip->phi_pos);
+  ip->phi_pos_known = rc_xcalloc(k->nblocks + 1, sizeof *ip->phi_pos_known);
   for (uint32_t f = 0; f < fresh.len; f++)
     if (fresh.data[f]->op == RC_OP_PHI) build_new_phi(ip, fresh.data[f]);
+  free(ip->phi_pos);
+  free(ip->phi_pos_known);
   rc = build_all_new(ip, fresh.data, fresh.len);
   /* operands the view changed, phis, terminators */
   for (uint32_t b = 0; b < k->nblocks && rc == 0; b++) {
@@ -608,6 +646,7 @@ int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn) {
       if (LLVMGetPreviousBasicBlock(ip->blk[b]) != ip->blk[b - 1]) LLVMMoveBasicBlockAfter(ip->blk[b], ip->blk[b - 1]);
   }
   rc_vec_free(&fresh);
+  rc_vec_free(&views);
   free(ip->linst);
   free(ip->lblock);
   free(ip->state);

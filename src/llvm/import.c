@@ -26,6 +26,35 @@ static bool ll_name_chars(const char *s, size_t n) {
   return n > 0;
 }
 
+/* LLVM's printer numbers unnamed arguments, blocks and instructions of a function in order (%0, %1,
+ * ...). Is v unnamed and numbered so? Then *slot is its number. One walk of the function: only
+ * diagnostics ask (import_body numbers the blocks in its own walk). */
+static bool unnamed_value(LLVMValueRef v, size_t *len) {
+  LLVMGetValueName2(v, len);
+  return *len == 0;
+}
+
+static bool slot_of(const importer *im, LLVMValueRef v, unsigned long *slot) {
+  unsigned long n = 0;
+  size_t len;
+  unsigned np = LLVMCountParams(im->fn);
+  for (unsigned i = 0; i < np; i++) {
+    LLVMValueRef a = LLVMGetParam(im->fn, i);
+    if (!unnamed_value(a, &len)) continue;
+    if (a == v) return *slot = n, true;
+    n++;
+  }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(im->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    if (unnamed_value(LLVMBasicBlockAsValue(bb), &len)) n++;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!unnamed_value(i, &len) || LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind) continue;
+      if (i == v) return *slot = n, true;
+      n++;
+    }
+  }
+  return false;
+}
+
 /* Find where a .ll file defines `v` (an instruction: "%name =", an argument: its function's
  * "define" line), searching the text of the current function only. */
 static bool ll_find_def(const importer *im, LLVMValueRef v, uint32_t *line, uint32_t *col) {
@@ -39,11 +68,11 @@ static bool ll_find_def(const importer *im, LLVMValueRef v, uint32_t *line, uint
   if (!is_arg) {
     size_t n;
     const char *name = LLVMGetValueName2(v, &n);
-    uintptr_t slot = (uintptr_t)ptrmap_get(&im->slots, v);
+    unsigned long slot;
     if (n && ll_name_chars(name, n) && n < 500)
       snprintf(want, sizeof want, "%%%.*s = ", (int)n, name);
-    else if (!n && slot)
-      snprintf(want, sizeof want, "%%%lu = ", (unsigned long)(slot - 1));
+    else if (!n && slot_of(im, v, &slot))
+      snprintf(want, sizeof want, "%%%lu = ", slot);
     else
       return false;
   }
@@ -130,28 +159,6 @@ int imp_report(importer *im, rc_severity sev, LLVMValueRef at, const char *fmt, 
 }
 
 /* ---- kernels ---------------------------------------------------------------------------------------- */
-
-/* Number unnamed arguments, blocks and instructions the way LLVM's printer does (%0, %1, ...), so
- * unnamed blocks get names (bb6) that match the labels of the .ll text. */
-static void number_slots(importer *im) {
-  uintptr_t n = 0;
-  size_t len;
-  unsigned np = LLVMCountParams(im->fn);
-  for (unsigned i = 0; i < np; i++) {
-    LLVMValueRef a = LLVMGetParam(im->fn, i);
-    LLVMGetValueName2(a, &len);
-    if (!len) ptrmap_put(&im->slots, a, (void *)++n);
-  }
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(im->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-    LLVMGetValueName2(LLVMBasicBlockAsValue(bb), &len);
-    if (!len) ptrmap_put(&im->slots, bb, (void *)++n);
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LLVMGetValueName2(i, &len);
-      if (!len && LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
-        ptrmap_put(&im->slots, i, (void *)++n);
-    }
-  }
-}
 
 /* The kernel_arg_name metadata (clang -cl-kernel-arg-info) names parameters LLVM left unnamed. */
 static char *kernel_arg_name(importer *im, unsigned idx) {
@@ -336,14 +343,24 @@ static int import_body(importer *im, LLVMValueRef f, rc_kernel *k) {
   im->k = k;
   ptrmap_init(&im->values);
   ptrmap_init(&im->blocks);
-  ptrmap_init(&im->slots);
   im->prologue_last = NULL;
   im->cur = NULL;
-  number_slots(im);
-  /* the maps get their size at once: growing them is page faults on big functions */
+  /* One walk counts the instructions (the maps get their size at once: growing them is page faults
+   * on big functions) and numbers the unnamed values as LLVM's printer does, so that unnamed blocks
+   * get names (bb6) that match the labels of the .ll text. */
   uint32_t ninst = 0, nbb = 0;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb), nbb++)
-    for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) ninst++;
+  unsigned long slot = 0;
+  rc_u32vec block_slot = {0}; /* per block: its number when unnamed, else RC_NONE */
+  size_t len;
+  unsigned np = LLVMCountParams(f);
+  for (unsigned i = 0; i < np; i++) slot += unnamed_value(LLVMGetParam(f, i), &len);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb), nbb++) {
+    rc_vec_push(&block_slot, unnamed_value(LLVMBasicBlockAsValue(bb), &len) ? (uint32_t)slot++ : RC_NONE);
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
+      ninst++;
+      if (unnamed_value(inst, &len) && LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMVoidTypeKind) slot++;
+    }
+  }
   ptrmap_reserve(&im->values, ninst + k->nparams + 64);
   ptrmap_reserve(&im->blocks, nbb);
   for (uint32_t i = 0; i < k->nparams; i++) ptrmap_put(&im->values, LLVMGetParam(f, i), k->params[i]);
@@ -354,7 +371,7 @@ static int import_body(importer *im, LLVMValueRef f, rc_kernel *k) {
     rc_strbuf sb;
     rc_sb_init(&sb);
     if (n) bridge_sanitize(bname, n, "bb", &sb);
-    else rc_sb_printf(&sb, "bb%lu", (unsigned long)((uintptr_t)ptrmap_get(&im->slots, bb) - 1));
+    else rc_sb_printf(&sb, "bb%lu", (unsigned long)block_slot.data[nb]);
     rc_block *b = rc_block_new(k, sb.data);
     b->origin = ++nb;
     ptrmap_put(&im->blocks, bb, b);
@@ -381,12 +398,23 @@ static int import_body(importer *im, LLVMValueRef f, rc_kernel *k) {
       if (LLVMIsATerminatorInst(inst)) read_annotations(im, inst, b, ri);
     }
   }
-  for (uint32_t i = 0; i < insts.len && rc == 0; i++) rc = imp_fill_operands(im, insts.data[i], shells.data[i]);
+  /* values map to their shells as imp_shell put them into `values` (an LLVM value of type void has
+   * none); the cache of recent ones starts empty for each function */
+  memset(im->recent, 0, sizeof im->recent);
+  for (uint32_t i = 0; i < insts.len && rc == 0; i++) {
+    rc = imp_fill_operands(im, insts.data[i], shells.data[i]);
+    if (LLVMGetTypeKind(LLVMTypeOf(insts.data[i])) != LLVMVoidTypeKind) {
+      uint32_t slot = imp_recent_slot(insts.data[i]);
+      im->recent[slot].key = insts.data[i];
+      im->recent[slot].val = &shells.data[i]->v;
+    }
+  }
+  memset(im->recent, 0, sizeof im->recent); /* imp_operand outside the fill (constants) */
   rc_vec_free(&insts);
   rc_vec_free(&shells);
   ptrmap_free(&im->values);
   ptrmap_free(&im->blocks);
-  ptrmap_free(&im->slots);
+  rc_vec_free(&block_slot);
   im->fn = NULL;
   im->k = NULL;
   return rc;
@@ -523,7 +551,7 @@ done:
   ptrmap_free(&im.types);
   ptrmap_free(&im.functions);
   ptrmap_free(&im.globals);
-  for (uint32_t i = 0; i < im.llvm_divergence.cap; i++) free(im.llvm_divergence.vals[i]);
+  for (uint32_t i = 0; i < im.llvm_divergence.cap; i++) free(im.llvm_divergence.slots[i].val);
   ptrmap_free(&im.llvm_divergence);
   bridge_run_comments_free(&rcs);
   free(text);

@@ -227,6 +227,8 @@ static rc_value *constant_at(importer *im, LLVMValueRef c, unsigned depth) {
 }
 
 rc_value *imp_operand(importer *im, LLVMValueRef v) {
+  uint32_t slot = imp_recent_slot(v);
+  if (im->recent[slot].key == v) return im->recent[slot].val;
   rc_value *known = ptrmap_get(&im->values, v);
   if (known) return known;
   if (LLVMIsAArgument(v) || LLVMIsAInstruction(v)) {

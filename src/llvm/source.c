@@ -290,7 +290,7 @@ static int run_user_passes(rc_ctx *ctx, const char *path, LLVMContextRef c, LLVM
   }
   rc_sb_free(&got);
 done:
-  for (uint32_t i = 0; i < before.cap; i++) free(before.vals[i]);
+  for (uint32_t i = 0; i < before.cap; i++) free(before.slots[i].val);
   ptrmap_free(&before);
   return rc;
 }
@@ -359,7 +359,8 @@ int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLV
       free(text);
       return -1;
     }
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, len, path);
+    /* the parser reads the text where it is (it ends in a NUL, and stays: it is *source) */
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(text, len, path, 1);
     char *msg = NULL;
     if (LLVMParseIRInContext(c, buf, &m, &msg)) { /* takes the buffer */
       report_parse_error(ctx, path, msg ? msg : "cannot parse LLVM IR");

@@ -320,7 +320,7 @@ void rc_strmap_put(rc_strmap *m, const char *key, void *value) {
 static uint32_t u64_slot(const rc_u64map *m, uint64_t key) {
   uint64_t h = key * 0x9e3779b97f4a7c15ull;
   uint32_t mask = m->cap - 1, i = (uint32_t)(h >> 32) & mask;
-  while (m->keys[i] != UINT64_MAX && m->keys[i] != key) i = (i + 1) & mask;
+  while (m->slots[i].key != UINT64_MAX && m->slots[i].key != key) i = (i + 1) & mask;
   return i;
 }
 
@@ -329,41 +329,33 @@ void rc_u64map_init(rc_u64map *m) {
 }
 
 void rc_u64map_free(rc_u64map *m) {
-  free(m->keys);
-  free(m->vals);
+  free(m->slots);
   memset(m, 0, sizeof *m);
 }
 
 void *rc_u64map_get(const rc_u64map *m, uint64_t key) {
   if (!m->cap) return NULL;
   uint32_t i = u64_slot(m, key);
-  return m->keys[i] == key ? m->vals[i] : NULL;
+  return m->slots[i].key == key ? m->slots[i].val : NULL;
 }
 
 void rc_u64map_put(rc_u64map *m, uint64_t key, void *value) {
   if ((m->len + 1) * 4 >= m->cap * 3) {
     uint32_t ocap = m->cap, ncap = m->cap ? m->cap * 2 : 64;
-    uint64_t *ok = m->keys;
-    void **ov = m->vals;
-    m->keys = rc_xmalloc(ncap * sizeof *m->keys);
-    m->vals = rc_xmalloc(ncap * sizeof *m->vals);
-    for (uint32_t i = 0; i < ncap; i++) m->keys[i] = UINT64_MAX;
+    rc_u64map_slot *old = m->slots;
+    m->slots = rc_xmalloc(ncap * sizeof *m->slots);
+    for (uint32_t i = 0; i < ncap; i++) m->slots[i].key = UINT64_MAX;
     m->cap = ncap;
     for (uint32_t i = 0; i < ocap; i++)
-      if (ok[i] != UINT64_MAX) {
-        uint32_t j = u64_slot(m, ok[i]);
-        m->keys[j] = ok[i];
-        m->vals[j] = ov[i];
-      }
-    free(ok);
-    free(ov);
+      if (old[i].key != UINT64_MAX) m->slots[u64_slot(m, old[i].key)] = old[i];
+    free(old);
   }
   uint32_t i = u64_slot(m, key);
-  if (m->keys[i] != key) {
-    m->keys[i] = key;
+  if (m->slots[i].key != key) {
+    m->slots[i].key = key;
     m->len++;
   }
-  m->vals[i] = value;
+  m->slots[i].val = value;
 }
 
 /* put_new's decision for the slot e that probing found for key: return the value there, or take

@@ -207,38 +207,38 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
   if (have) return have;
   uint32_t t = phi->parent->id;
   rc_type ty = (rc_type)phi->v.type;
-  rc_u32vec stack = {0};
-  RC_VEC(rc_value *) vals = {0};
-  rc_vec_push(&stack, fi);
-  while (stack.len) {
-    uint32_t cur = stack.data[stack.len - 1];
+  rc_u32vec *stack = &r->fv_stack;
+  stack->len = 0;
+  rc_vec_push(stack, fi);
+  while (stack->len) {
+    uint32_t cur = stack->data[stack->len - 1];
     if (value_memo_get(r, cur, phi)) {
-      stack.len--;
+      stack->len--;
       continue;
     }
     /* each predecessor's value, or the flow node still to be done first */
     flow_node *f = &r->flows.data[cur];
     bool ready = true;
-    vals.len = 0;
+    r->fv_vals.len = 0;
     for (uint32_t p = 0; p < f->preds.len; p++) {
       flow_pred *fp = &f->preds.data[p];
       rc_value *v = NULL;
       if (fp->kind == FP_FLOW) {
         if (forwards(r, fp->flow, t) && !(v = value_memo_get(r, fp->flow, phi))) {
-          rc_vec_push(&stack, fp->flow);
+          rc_vec_push(stack, fp->flow);
           ready = false;
         }
       } else if (fp->t1 == t || (fp->kind == FP_COND && fp->t2 == t)) {
         v = rc_phi_value_for(phi, fp->src);
       }
-      rc_vec_push(&vals, v ? v : rc_undef(r->k, ty));
+      rc_vec_push(&r->fv_vals, v ? v : rc_undef(r->k, ty));
     }
     if (!ready) continue;
     f = &r->flows.data[cur];
     rc_value *same = NULL;
     bool differ = false;
-    for (uint32_t p = 0; p < vals.len; p++) {
-      rc_value *v = vals.data[p];
+    for (uint32_t p = 0; p < r->fv_vals.len; p++) {
+      rc_value *v = r->fv_vals.data[p];
       if (v->kind == RC_V_UNDEF) continue;
       if (!same) same = v;
       else if (same != v) differ = true;
@@ -250,24 +250,18 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
     } else if (!differ && (!def || (def->parent != f->block && rc_dominates(dom, def->parent->id, f->block->id)))) {
       result = same;
     } else {
-      result = merge_value_phi(r, cur, ty, vals.data);
+      result = merge_value_phi(r, cur, ty, r->fv_vals.data);
     }
     rc_u64map_put(&r->value_memo, memo_key(cur, phi->v.id), result);
-    stack.len--;
+    stack->len--;
   }
-  rc_vec_free(&vals);
-  rc_vec_free(&stack);
   return value_memo_get(r, fi, phi);
 }
 
 /* Give the phis of every block that flow blocks now lead to their entries for the flow blocks, and
  * drop the entries of blocks that no longer branch there. */
-void reconv_fix_target_phis(reconv *r) {
+void reconv_fix_target_phis(reconv *r, const rc_domtree *dom) {
   rc_kernel *k = r->k;
-  rc_cfg g;
-  rc_cfg_build(&g, k);
-  rc_domtree dom;
-  rc_domtree_build(&dom, &g, false);
   for (uint32_t b = 0; b < k->nblocks; b++) {
     rc_block *blk = k->blocks[b];
     if (!blk->first || blk->first->op != RC_OP_PHI) continue;
@@ -282,12 +276,10 @@ void reconv_fix_target_phis(reconv *r) {
         rc_block *pb = blk->preds[p];
         if (pb->id >= r->n.len || r->n.data[pb->id].flow == RC_NONE) continue;
         if (rc_phi_index_of(phi, pb) >= 0) continue;
-        rc_phi_add_incoming(phi, flow_value(r, &dom, r->n.data[pb->id].flow, phi), pb);
+        rc_phi_add_incoming(phi, flow_value(r, dom, r->n.data[pb->id].flow, phi), pb);
       }
       for (uint32_t o = phi->nops; o-- > 0;)
         if (!rc_block_has_pred(blk, phi->targets[o])) rc_phi_remove_incoming(phi, o);
     }
   }
-  rc_domtree_free(&dom);
-  rc_cfg_free(&g);
 }

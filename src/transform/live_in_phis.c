@@ -24,24 +24,31 @@ typedef struct use_ref {
 void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added) {
   uint32_t nb = k->nblocks, nv = k->nvalues;
   if (!nb) return;
-  /* uses by value id (CSR) */
-  uint32_t *start = rc_xcalloc(nv + 2, sizeof *start);
-  for (uint32_t b = 0; b < nb; b++)
-    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      for (uint32_t o = 0; o < i->nops; o++)
-        if (i->ops[o]->kind == RC_V_INSTR) start[i->ops[o]->id + 1]++;
-  for (uint32_t v = 0; v < nv; v++) start[v + 1] += start[v];
-  use_ref *uses = rc_xmalloc((start[nv] ? start[nv] : 1) * sizeof *uses);
-  uint32_t *fill = rc_xmalloc((nv + 1) * sizeof *fill);
-  memcpy(fill, start, (nv + 1) * sizeof *fill);
+  /* uses by value id (CSR). One walk over the kernel lists the uses in program order with the id
+   * of the value each reads (on a big kernel every instruction and operand is a cache miss, so the
+   * kernel is walked once, not once to count and again to fill); a counting sort by id follows. */
+  RC_VEC(use_ref) found = {0};
+  rc_u32vec found_id = {0};
   RC_VEC(rc_instr *) defs = {0};
   for (uint32_t b = 0; b < nb; b++)
     for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
       for (uint32_t o = 0; o < i->nops; o++)
-        if (i->ops[o]->kind == RC_V_INSTR) uses[fill[i->ops[o]->id]++] = (use_ref){i, o};
+        if (i->ops[o]->kind == RC_V_INSTR) {
+          rc_vec_push(&found, ((use_ref){i, o}));
+          rc_vec_push(&found_id, i->ops[o]->id);
+        }
       if (i->v.id != RC_NONE && b != 0) rc_vec_push(&defs, i);
     }
+  uint32_t *start = rc_xcalloc(nv + 2, sizeof *start);
+  for (uint32_t u = 0; u < found_id.len; u++) start[found_id.data[u] + 1]++;
+  for (uint32_t v = 0; v < nv; v++) start[v + 1] += start[v];
+  use_ref *uses = rc_xmalloc((start[nv] ? start[nv] : 1) * sizeof *uses);
+  uint32_t *fill = rc_xmalloc((nv + 1) * sizeof *fill);
+  memcpy(fill, start, (nv + 1) * sizeof *fill);
+  for (uint32_t u = 0; u < found.len; u++) uses[fill[found_id.data[u]]++] = found.data[u];
   free(fill);
+  rc_vec_free(&found);
+  rc_vec_free(&found_id);
 
   uint32_t *stamp = rc_xcalloc(nb, sizeof *stamp);
   rc_instr **phi_at = rc_xcalloc(nb, sizeof *phi_at);
@@ -138,6 +145,13 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
   rc_cfg_build(&g, k);
   rc_domtree dom;
   rc_domtree_build(&dom, &g, false);
+  rc_ssa_simplify_phis_dom(k, phis, &dom);
+  rc_domtree_free(&dom);
+  rc_cfg_free(&g);
+}
+
+void rc_ssa_simplify_phis_dom(rc_kernel *k, const rc_instr_vec *phis, const rc_domtree *dom) {
+  if (!phis->len) return;
   uint32_t nv = k->nvalues;
   /* which values are candidate phis, and who uses them */
   uint32_t *cand = rc_xmalloc((nv + 1) * sizeof *cand);
@@ -175,20 +189,21 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
       if (same) trivial = false;
       else same = v;
     }
-    /* live users: a phi nobody uses any more goes too */
-    uint32_t nusers = 0;
-    for (uint32_t u = users.head[pi]; u != RC_NONE; u = users.pool.data[u].next) {
+    /* live users: a phi nobody uses any more goes too (whether there is one is all that counts,
+     * so the walk stops at the first: the lists of long-lived values are long) */
+    bool used = false;
+    for (uint32_t u = users.head[pi]; u != RC_NONE && !used; u = users.pool.data[u].next) {
       use_ref *r = &users.pool.data[u].use;
-      if (r->user->parent && r->user->ops[r->op] == &phi->v && r->user != phi) nusers++;
+      used = r->user->parent && r->user->ops[r->op] == &phi->v && r->user != phi;
     }
-    if (!trivial && nusers) continue;
-    if (trivial && same && nusers) {
+    if (!trivial && used) continue;
+    if (trivial && same && used) {
       /* `same` must strictly dominate the phi's block: a phi [v, undef] whose v is defined in its own
        * block (another phi there, say) reads v's value from the previous pass through the block,
        * which is not v's value after it (found by the property tests: a value carried around a
        * cycle of flow blocks took the new value of a sibling phi). */
       rc_instr *def = rc_value_instr(same);
-      if (def && !(def->parent && def->parent != phi->parent && rc_dominates(&dom, def->parent->id, phi->parent->id)))
+      if (def && !(def->parent && def->parent != phi->parent && rc_dominates(dom, def->parent->id, phi->parent->id)))
         continue;
     }
     rc_value *repl = same ? same : rc_undef(k, (rc_type)phi->v.type);
@@ -218,6 +233,4 @@ void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis) {
   free(queued);
   free(cand);
   rc_vec_free(&work);
-  rc_domtree_free(&dom);
-  rc_cfg_free(&g);
 }

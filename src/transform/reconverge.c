@@ -134,11 +134,13 @@ static bool has_switch(const rc_kernel *k) {
   return false;
 }
 
-/* Analyse k and say whether it is reconverging. */
+/* Analyse k and say whether it is reconverging; on a CFG snapshot and dominator tree of k when the
+ * caller has them (cfg and dom not NULL: the analysis takes them over). */
 static bool reconverging_now(const rc_kernel *k, unsigned unif_flags, rc_u32vec *where,
-                             uint32_t *uniform_branches) {
+                             uint32_t *uniform_branches, rc_cfg *cfg, rc_domtree *dom) {
   rc_analysis a;
-  rc_analysis_build(&a, k, unif_flags);
+  if (cfg && dom) rc_analysis_build_from(&a, k, unif_flags, cfg, dom);
+  else rc_analysis_build(&a, k, unif_flags);
   bool ok = rc_is_reconverging(k, &a.cfg, &a.pdom, &a.unif, where);
   if (uniform_branches) *uniform_branches = count_uniform_branches(k, &a.unif);
   rc_analysis_free(&a);
@@ -157,8 +159,10 @@ typedef struct round_counts {
 } round_counts;
 
 /* One run of the algorithm over the whole kernel: analyses, ordering, PrepareOrdering, the open
- * tree, then flow blocks, phis, layout and SSA repair. */
-static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, round_counts *counts) {
+ * tree, then flow blocks, phis, layout and SSA repair. On success *cfg and *dom describe the kernel
+ * as it is then (the SSA repair needs them, and so does the analysis of the output after it). */
+static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, round_counts *counts,
+                            rc_cfg *cfg, rc_domtree *dom) {
   int order = o->order;
   const char *custom = o->custom;
   unsigned unif_flags = o->unif_flags;
@@ -288,12 +292,19 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
       t->iflags |= RC_IF_UNIFORM;
   }
   rc_vec_free(&uniform_terms);
-  if (rc == 0) reconv_fix_target_phis(&r);
   if (rc == 0) {
+    /* neither changes an edge: one dominator tree serves both */
+    rc_cfg g;
+    rc_cfg_build(&g, k);
+    rc_domtree gdom;
+    rc_domtree_build(&gdom, &g, false);
+    reconv_fix_target_phis(&r, &gdom);
     for (uint32_t i = 0; i < r.flows.len; i++)
       for (uint32_t j = 0; j < r.flows.data[i].value_phis.len; j++)
         rc_vec_push(&exposed, r.flows.data[i].value_phis.data[j]);
-    rc_ssa_simplify_phis(k, &exposed);
+    rc_ssa_simplify_phis_dom(k, &exposed, &gdom);
+    rc_domtree_free(&gdom);
+    rc_cfg_free(&g);
   }
   rc_vec_free(&exposed);
   if (rc == 0) layout(&r); /* while block ids still match the open tree's tables */
@@ -306,7 +317,15 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
     rc_kernel_remove_blocks(k, dead);
     free(dead);
   }
-  if (rc == 0) rc = rc_ssa_repair_kernel(ctx, k);
+  if (rc == 0) {
+    rc_cfg_build(cfg, k);
+    rc_domtree_build(dom, cfg, false);
+    rc = rc_ssa_repair_kernel_dom(ctx, k, cfg, dom); /* changes no edge */
+    if (rc) {
+      rc_domtree_free(dom);
+      rc_cfg_free(cfg);
+    }
+  }
 
   counts->flow_blocks += r.flow_blocks + r.split_blocks;
   counts->virtual_nodes += r.virtual_nodes;
@@ -333,6 +352,8 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
   rc_vec_free(&r.tmp_starts);
   rc_vec_free(&r.tmp_succs);
   rc_vec_free(&r.tmp_seeds);
+  rc_vec_free(&r.fv_stack);
+  rc_vec_free(&r.fv_vals);
   rc_vec_free(&r.closure);
   rc_vec_free(&vowner);
   rc_vec_free(&vnode);
@@ -364,7 +385,7 @@ static int reconverge_kernel(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args
   }
 
   uint32_t blocks_before = k->nblocks, uniform_before = 0;
-  bool already = reconverging_now(k, unif_flags, NULL, &uniform_before);
+  bool already = reconverging_now(k, unif_flags, NULL, &uniform_before, NULL, NULL);
   if (stats) {
     rc_stats_set(stats, "blocks_before", blocks_before);
     rc_stats_set(stats, "uniform_branches_before", uniform_before);
@@ -407,11 +428,13 @@ static int reconverge_kernel(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args
   uint32_t uniform_after = 0, rounds = 0;
   rc_u32vec where = {0};
   for (;;) {
-    rc = reconverge_round(ctx, k, &ro, &cnt);
+    rc_cfg cfg;
+    rc_domtree dom;
+    rc = reconverge_round(ctx, k, &ro, &cnt, &cfg, &dom);
     rounds++;
     if (rc) break;
     where.len = 0;
-    if (reconverging_now(k, unif_flags, &where, &uniform_after)) break;
+    if (reconverging_now(k, unif_flags, &where, &uniform_after, &cfg, &dom)) break;
     if (rounds >= max_rounds) {
       rc = rc_error(ctx, "reconverge: @%s is still not reconverging at block %s after %u round%s%s",
                     k->name, where.len ? k->blocks[where.data[0]]->name : "?", rounds, rounds > 1 ? "s" : "",

@@ -65,6 +65,9 @@ typedef struct reconv {
   rc_u32vec tmp_roots, tmp_nodes, tmp_targets, tmp_preds;
   rc_u32vec tmp_starts; /* where each root's nodes start in tmp_nodes */
   rc_u32vec tmp_succs, tmp_seeds, closure;
+  /* flow_value's scratch (flow_blocks.c), kept across its calls: one per phi and flow predecessor */
+  rc_u32vec fv_stack;
+  RC_VEC(rc_value *) fv_vals;
   /* statistics */
   uint32_t flow_blocks, split_blocks, virtual_nodes, rerouted_edges;
 } reconv;
@@ -87,6 +90,6 @@ void reconv_process_block(reconv *r, uint32_t b);
 /* flow_blocks.c */
 rc_value *reconv_flow_cond(reconv *r, uint32_t fi, uint32_t target);
 int reconv_materialize_flows(reconv *r);
-void reconv_fix_target_phis(reconv *r);
+void reconv_fix_target_phis(reconv *r, const rc_domtree *dom); /* dom: of the current CFG */
 
 #endif

@@ -28,8 +28,11 @@ typedef struct use_ref {
 
 typedef struct repair {
   rc_kernel *k;
-  rc_cfg g;
-  rc_domtree dom;
+  const rc_cfg *g;
+  const rc_domtree *dom;
+  rc_cfg own_g; /* g and dom when the repair built them */
+  rc_domtree own_dom;
+  bool owns_dominance;
   rc_domfrontier df;
   uint32_t nblocks;
   uint32_t cur;             /* stamp of the current variable */
@@ -50,12 +53,22 @@ typedef struct repair {
 static void repair_init_dominance(repair *r, rc_kernel *k) {
   memset(r, 0, sizeof *r);
   r->k = k;
-  rc_cfg_build(&r->g, k);
-  rc_domtree_build(&r->dom, &r->g, false);
+  rc_cfg_build(&r->own_g, k);
+  rc_domtree_build(&r->own_dom, &r->own_g, false);
+  r->g = &r->own_g;
+  r->dom = &r->own_dom;
+  r->owns_dominance = true;
+}
+
+static void repair_init_given(repair *r, rc_kernel *k, const rc_cfg *g, const rc_domtree *dom) {
+  memset(r, 0, sizeof *r);
+  r->k = k;
+  r->g = g;
+  r->dom = dom;
 }
 
 static void repair_init_rest(repair *r) {
-  rc_domfrontier_build(&r->df, &r->dom, &r->g);
+  rc_domfrontier_build(&r->df, r->dom, r->g);
   uint32_t n = r->nblocks = r->k->nblocks;
   r->memo_stamp = rc_xcalloc(n + 1, sizeof *r->memo_stamp);
   r->memo_val = rc_xcalloc(n + 1, sizeof *r->memo_val);
@@ -73,8 +86,10 @@ static void repair_init(repair *r, rc_kernel *k) {
 
 static void repair_free(repair *r) {
   rc_domfrontier_free(&r->df);
-  rc_domtree_free(&r->dom);
-  rc_cfg_free(&r->g);
+  if (r->owns_dominance) {
+    rc_domtree_free(&r->own_dom);
+    rc_cfg_free(&r->own_g);
+  }
   free(r->memo_stamp);
   free(r->memo_val);
   free(r->def_stamp);
@@ -95,7 +110,7 @@ static void begin_variable(repair *r) {
 }
 
 static void add_def(repair *r, uint32_t block, rc_value *v) {
-  if (!rc_domtree_contains(&r->dom, block)) return; /* unreachable definitions reach nothing */
+  if (!rc_domtree_contains(r->dom, block)) return; /* unreachable definitions reach nothing */
   if (r->def_stamp[block] != r->cur) rc_vec_push(&r->work, block);
   r->def_stamp[block] = r->cur;
   r->def_val[block] = v;
@@ -103,7 +118,7 @@ static void add_def(repair *r, uint32_t block, rc_value *v) {
 
 /* Value of the variable at the end of block b. */
 static rc_value *read_end(repair *r, uint32_t b, rc_type t) {
-  if (!rc_domtree_contains(&r->dom, b)) return rc_undef(r->k, t);
+  if (!rc_domtree_contains(r->dom, b)) return rc_undef(r->k, t);
   r->path.len = 0;
   rc_value *v = NULL;
   uint32_t x = b;
@@ -121,11 +136,11 @@ static rc_value *read_end(repair *r, uint32_t b, rc_type t) {
       break;
     }
     rc_vec_push(&r->path, x);
-    if (r->dom.idom[x] == x) {
+    if (r->dom->idom[x] == x) {
       v = rc_undef(r->k, t);
       break;
     }
-    x = r->dom.idom[x];
+    x = r->dom->idom[x];
   }
   for (uint32_t i = 0; i < r->path.len; i++) {
     r->memo_stamp[r->path.data[i]] = r->cur;
@@ -136,10 +151,10 @@ static rc_value *read_end(repair *r, uint32_t b, rc_type t) {
 
 /* Value at the start of block b (for a use in b that no definition in b precedes). */
 static rc_value *read_begin(repair *r, uint32_t b, rc_type t) {
-  if (!rc_domtree_contains(&r->dom, b)) return rc_undef(r->k, t);
+  if (!rc_domtree_contains(r->dom, b)) return rc_undef(r->k, t);
   if (r->phi_stamp[b] == r->cur) return &r->phi_at[b]->v;
-  if (r->dom.idom[b] == b) return rc_undef(r->k, t);
-  return read_end(r, r->dom.idom[b], t);
+  if (r->dom->idom[b] == b) return rc_undef(r->k, t);
+  return read_end(r, r->dom->idom[b], t);
 }
 
 /* Place phis at the iterated dominance frontier of the definition blocks and fill them. When the
@@ -189,12 +204,12 @@ static bool use_is_dominated(const repair *r, const rc_instr *def, const use_ref
   uint32_t db = def->parent->id;
   if (u->user->op == RC_OP_PHI) {
     uint32_t from = u->user->targets[u->op]->id;
-    if (!rc_domtree_contains(&r->dom, from)) return true; /* dead edge: nothing to read */
-    return rc_dominates(&r->dom, db, from);
+    if (!rc_domtree_contains(r->dom, from)) return true; /* dead edge: nothing to read */
+    return rc_dominates(r->dom, db, from);
   }
   uint32_t ub = u->user->parent->id;
-  if (!rc_domtree_contains(&r->dom, ub)) return true;
-  return db == ub || rc_dominates(&r->dom, db, ub);
+  if (!rc_domtree_contains(r->dom, ub)) return true;
+  return db == ub || rc_dominates(r->dom, db, ub);
 }
 
 static void repair_definition(repair *r, rc_instr *def, const use_ref *uses, uint32_t nuses) {
@@ -322,11 +337,27 @@ static void collect_uses(const rc_kernel *k, uint32_t **start_out, use_ref **use
   *uses_out = uses;
 }
 
+static int repair_kernel(repair *r);
+
 int rc_ssa_repair_kernel(rc_ctx *ctx, rc_kernel *k) {
   (void)ctx;
   if (!k->nblocks) return 0;
   repair r;
   repair_init_dominance(&r, k);
+  return repair_kernel(&r);
+}
+
+int rc_ssa_repair_kernel_dom(rc_ctx *ctx, rc_kernel *k, const rc_cfg *g, const rc_domtree *dom) {
+  (void)ctx;
+  if (!k->nblocks) return 0;
+  repair r;
+  repair_init_given(&r, k, g, dom);
+  return repair_kernel(&r);
+}
+
+/* The repair of the whole kernel; frees what r owns. */
+static int repair_kernel(repair *r) {
+  rc_kernel *k = r->k;
   /* One scan finds the phis with stale incomings and the definitions that no longer dominate a
    * use, before anything changes. Usually there are none (reconverge routes values through its flow
    * blocks itself), and then the frontier and the use lists are never built. */
@@ -340,15 +371,15 @@ int rc_ssa_repair_kernel(rc_ctx *ctx, rc_kernel *k) {
       for (uint32_t o = 0; o < i->nops; o++) {
         rc_instr *def = rc_value_instr(i->ops[o]);
         if (!def || !def->parent || def->v.id >= nvalues || broken[def->v.id]) continue;
-        if (!rc_domtree_contains(&r.dom, def->parent->id)) continue;
-        if (!use_is_dominated(&r, def, &(use_ref){i, o})) {
+        if (!rc_domtree_contains(r->dom, def->parent->id)) continue;
+        if (!use_is_dominated(r, def, &(use_ref){i, o})) {
           broken[def->v.id] = 1;
           nbroken++;
         }
       }
     }
   if (nbroken || stale.len) {
-    repair_init_rest(&r);
+    repair_init_rest(r);
     /* (b) first: a stale phi's incoming values must themselves be valid at the ends of their blocks */
     uint32_t *start;
     use_ref *uses;
@@ -359,17 +390,17 @@ int rc_ssa_repair_kernel(rc_ctx *ctx, rc_kernel *k) {
         if (i->v.id != RC_NONE && i->v.id < nvalues && broken[i->v.id]) rc_vec_push(&defs, i);
     for (uint32_t d = 0; d < defs.len; d++) {
       uint32_t id = defs.data[d]->v.id;
-      repair_definition(&r, defs.data[d], &uses[start[id]], start[id + 1] - start[id]);
+      repair_definition(r, defs.data[d], &uses[start[id]], start[id + 1] - start[id]);
     }
     rc_vec_free(&defs);
     free(start);
     free(uses);
-    for (uint32_t i = 0; i < stale.len; i++) repair_phi_incomings(&r, stale.data[i]);
-    delete_unused_placed(&r);
+    for (uint32_t i = 0; i < stale.len; i++) repair_phi_incomings(r, stale.data[i]);
+    delete_unused_placed(r);
   }
   free(broken);
   rc_vec_free(&stale);
-  repair_free(&r);
+  repair_free(r);
   return 0;
 }
 
@@ -383,7 +414,7 @@ int rc_ssa_repair_value(rc_kernel *k, rc_value *defv) {
     for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
       for (uint32_t o = 0; o < i->nops; o++)
         if (i->ops[o] == defv) rc_vec_push(&uses, ((use_ref){i, o}));
-  if (rc_domtree_contains(&r.dom, def->parent->id)) repair_definition(&r, def, uses.data, uses.len);
+  if (rc_domtree_contains(r.dom, def->parent->id)) repair_definition(&r, def, uses.data, uses.len);
   rc_vec_free(&uses);
   delete_unused_placed(&r);
   repair_free(&r);

@@ -111,7 +111,7 @@ TEST(export_of_one_kernel_and_bitcode) {
   rc_module *m = test_parse(&d, kernels_rir);
   CHECK(m != NULL);
   if (!m) return;
-  rc_llvm_export_opts o = {m->kernels[1], false, false};
+  rc_llvm_export_opts o = {m->kernels[1], false, false, false};
   char *data = NULL;
   size_t len = 0;
   CHECK_EQ_INT(rc_llvm_export(&d.ctx, m, &o, &data, &len), 0);
