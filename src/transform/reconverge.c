@@ -595,7 +595,7 @@ static int reconverge_auto(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, 
   rc_pass_arg *items = rc_xmalloc(((args ? args->n : 0) + 2) * sizeof *items);
   unsigned unif_flags = (rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0) |
                         rc_uniformity_target_flags(k);
-  if (k->nblocks > AUTO_MAX_BLOCKS || (!rc_pass_arg_get(args, "force") && reconverging_now(k, unif_flags, NULL, NULL))) {
+  if (k->nblocks > AUTO_MAX_BLOCKS || (!rc_pass_arg_get(args, "force") && reconverging_now(k, unif_flags, NULL, NULL, NULL, NULL))) {
     rc_pass_args chosen = args_with_order(args, auto_candidates[0], items);
     int rc = reconverge_ordered(ctx, k, &chosen, stats);
     free(items);
