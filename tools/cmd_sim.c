@@ -27,6 +27,9 @@ static const char help[] =
     "                       (default reconverge,lower; see reconv opt --list-passes)\n"
     "  --check              also run the thread-level kernel on the interpreter and compare every\n"
     "                       thread's trace (inserted blocks skipped) and the final memory\n"
+    "  --effects            with --check: compare effect traces (per thread, its stores, atomics\n"
+    "                       and barriers with addresses and values, in order) instead of block\n"
+    "                       traces (docs/meld.md); implied when the pipeline runs meld\n"
     "  --timeline FILE.svg  draw one wave: lanes against issued instructions, active lanes filled\n"
     "  --timeline-wave N    the wave to draw, in launch order (default 0)\n"
     "  --json               one JSON object instead of text\n"
@@ -39,7 +42,7 @@ typedef struct sim_opts {
   const char *file, *out, *kname, *pipeline, *timeline;
   uint64_t timeline_wave;
   int mode;
-  bool check, json;
+  bool check, json, effects;
 } sim_opts;
 
 static int parse_mode(const char *v, int *mode) {
@@ -73,6 +76,8 @@ static int parse_args(int argc, char **argv, sim_opts *o, cli_input_opts *in, cl
       if (o->timeline_wave > UINT32_MAX) return cli_usage_error("sim", "--timeline-wave is too large");
     } else if (cli_flag(a, NULL, "--check")) {
       o->check = true;
+    } else if (cli_flag(a, NULL, "--effects")) {
+      o->effects = true;
     } else if (cli_flag(a, NULL, "--json")) {
       o->json = true;
     } else if (a[0] == '-' && a[1]) {
@@ -139,6 +144,7 @@ int cmd_sim(int argc, char **argv) {
     req.mode = o.mode;
     req.pipeline = o.pipeline ? o.pipeline : "reconverge,lower";
     req.check = o.check;
+    req.effects = o.effects;
     req.timeline = o.timeline != NULL;
     req.timeline_wave = (uint32_t)o.timeline_wave;
     sim_result res;
