@@ -81,6 +81,11 @@ static const rc_pass_info passes[] = {
      "blocks=A:B:C (custom order), all-divergent, force (run even if already reconverging), "
      "cond2 (the thesis's Condition 2), trace, max-rounds=N (default 4)",
      rc_pass_reconverge, RC_LEVEL_THREAD, "order= blocks= all-divergent force cond2 trace max-rounds="},
+    {"meld",
+     "DARM control-flow melding (Saumya et al. 2022): similar subgraphs on both sides of a divergent "
+     "branch melded, selects on its condition, unaligned runs unpredicated; options: threshold=T "
+     "(melding profitability, default 0.2), max-rounds=N (default 1000)",
+     rc_pass_meld, RC_LEVEL_THREAD, "threshold= max-rounds="},
     {"ssa-repair", "restore SSA dominance and phi incomings after CFG edits", rc_pass_ssa_repair,
      RC_LEVEL_THREAD, ""},
     {"lower",
