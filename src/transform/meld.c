@@ -257,6 +257,10 @@ static double subgraph_profit(const block_vec *ta, const block_vec *tb) {
 
 static const char *pair_name(melder *m, const rc_block *a, const rc_block *b, const char *suffix) {
   char buf[256];
+  if (strlen(a->name) + strlen(b->name) > 40) { /* melds of melds: a short name ("meld", "meld1", ...) */
+    snprintf(buf, sizeof buf, "meld%s", suffix ? suffix : "");
+    return rc_kernel_fresh_name(m->k, buf);
+  }
   snprintf(buf, sizeof buf, "%s_%s%s", a->name, b->name, suffix ? suffix : "");
   return rc_arena_strdup(&m->k->mod->arena, buf);
 }
@@ -494,6 +498,9 @@ static void meld_subgraphs(melder *m, rc_value *C, const subgraph *a, const subg
       rc_build_jmp(&bd, targets[0]);
     }
     tail[i] = cur;
+    /* a branch on C that meld made stays unmelded when it is melded itself (melding its sides again
+     * would unpredicate the same runs again, for ever) */
+    if (in_list(&m->no_meld, bt) || in_list(&m->no_meld, bf)) rc_vec_push(&m->no_meld, cur);
   }
   for (uint32_t i = 0; i < n; i++) {
     move_phis(m, ta->data[i], head[i], tail, b->entry, i == 0);
