@@ -138,7 +138,8 @@ static bool reach(const rc_kernel *k, rc_block *s, const rc_block *stop, const r
  * (allocas, localmem: their addresses follow block order). */
 static int check_path(const rc_kernel *k, const rc_block *e, rc_block *first, const block_vec *bl, const uint8_t *mark,
                       uint8_t tag) {
-  if (first->npreds != 1 || first->preds[0] != e) return WHY_MULTI_ENTRY;
+  for (uint32_t p = 0; p < first->npreds; p++)
+    if (first->preds[p] != e) return mark[first->preds[p]->id] == tag ? WHY_CYCLIC : WHY_MULTI_ENTRY;
   uint32_t *indeg = rc_xcalloc(k->nblocks, sizeof *indeg);
   int why = WHY_NONE;
   for (uint32_t i = 0; i < bl->len && !why; i++) {
