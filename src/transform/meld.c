@@ -77,7 +77,7 @@ typedef struct melder {
   uint32_t *pair_of;  /* per block id: index of its pair in the current meld, or RC_NONE */
   uint32_t npair_of;
   /* statistics */
-  uint64_t regions, melded_regions, subgraphs, instrs, selects, runs, unprofitable;
+  uint64_t regions, melded_regions, subgraphs, instrs, selects, runs, unprofitable, replications;
   uint64_t left[WHY_COUNT];
 } melder;
 
@@ -522,6 +522,113 @@ static void meld_subgraphs(melder *m, rc_value *C, const subgraph *a, const subg
   free(tail);
 }
 
+/* ---- basic block to region melding: region replication (section IV-C, Fig. 2 case 2) -------------- */
+
+/* The profitability of melding block a with region r after replicating r's structure around a:
+ * MP_S of the replica (empty blocks but for their branches, a in place of the block of r it melds
+ * best with, *best) and r. */
+static double replication_profit(const rc_block *a, const path *pr, const subgraph *r, rc_block **best) {
+  double best_common = -1, lat_a = rc_meld_block_latency(a), num = 0, den = 0;
+  *best = NULL;
+  for (uint32_t i = 0; i < r->n; i++) {
+    rc_block *b = pr->blocks.data[r->start + i];
+    double l, c = rc_meld_block_profit(a, b, &l) * l;
+    if (c > best_common) best_common = c, *best = b;
+  }
+  for (uint32_t i = 0; i < r->n; i++) {
+    rc_block *b = pr->blocks.data[r->start + i];
+    double lb = rc_meld_block_latency(b);
+    if (b == *best) num += best_common, den += lat_a + lb;
+    else num += 1, den += 1 + lb; /* the replica's block holds only its branch, which melds */
+  }
+  return den > 0 ? num / den : 0;
+}
+
+/* Region replication (section IV-C, "Basic Block to Region Melding"): the single-block subgraph sa
+ * (block a) is replaced by a copy of the structure of region r of the other path, with a's
+ * instructions in the copy of `best` and the copies' branch conditions made constant so that
+ * every thread goes through a's place ("concretizing the branch conditions"); values a defines
+ * reach their uses through phis that SSA repair places. The next round melds the replica with r. */
+static void replicate(melder *m, const subgraph *sa, const path *pr, const subgraph *r, rc_block *best) {
+  rc_kernel *k = m->k;
+  rc_block *a = sa->entry, *xa = sa->exit;
+  uint32_t n = r->n;
+  rc_block **copy = rc_xmalloc(n * sizeof *copy);
+  uint32_t nb = k->nblocks;
+  uint8_t *can = rc_xcalloc(nb, 1); /* per block id: reaches best inside r */
+  uint32_t *idx = rc_xmalloc(nb * sizeof *idx);
+  for (uint32_t i = 0; i < nb; i++) idx[i] = RC_NONE;
+  for (uint32_t i = 0; i < n; i++) {
+    rc_block *b = pr->blocks.data[r->start + i];
+    idx[b->id] = i;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s.%s", strlen(a->name) < 40 ? a->name : "rep", strlen(b->name) < 40 ? b->name : "rep");
+    copy[i] = new_block(m, buf, 0);
+  }
+  /* the blocks that reach best: backwards from it (r is acyclic) */
+  RC_VEC(rc_block *) stack = {0};
+  can[best->id] = 1;
+  rc_vec_push(&stack, best);
+  while (stack.len) {
+    rc_block *b = stack.data[--stack.len];
+    for (uint32_t p = 0; p < b->npreds; p++) {
+      rc_block *q = b->preds[p];
+      if (q->id < nb && idx[q->id] != RC_NONE && !can[q->id]) {
+        can[q->id] = 1;
+        rc_vec_push(&stack, q);
+      }
+    }
+  }
+  rc_vec_free(&stack);
+  rc_builder bd;
+  for (uint32_t i = 0; i < n; i++) {
+    rc_block *b = pr->blocks.data[r->start + i];
+    rc_instr *t = rc_block_term(b);
+    rc_block *to[2] = {NULL, NULL};
+    uint32_t take = 0;
+    for (uint32_t s2 = 0; s2 < t->ntargets && s2 < 2; s2++) {
+      rc_block *sx = t->targets[s2];
+      to[s2] = sx == r->exit ? xa : copy[idx[sx->id]];
+      if (b != best && can[b->id] && sx != r->exit && can[sx->id]) take = s2;
+    }
+    rc_builder_at_end(&bd, copy[i]);
+    if (t->op == RC_OP_BR) rc_build_br(&bd, rc_const_bool(k, take == 0), to[0], to[1]);
+    else rc_build_jmp(&bd, to[0]);
+  }
+  rc_block *entry = copy[idx[r->entry->id]], *home = copy[idx[best->id]];
+  /* a's phis go to the replica's entry, its instructions to best's copy */
+  while (a->first && a->first->op == RC_OP_PHI) {
+    rc_instr *p = a->first;
+    rc_instr_detach(p);
+    rc_instr_insert_after_phis(entry, p);
+  }
+  rc_instr *at = rc_block_term(a);
+  if (at) rc_instr_detach(at);
+  while (a->first) {
+    rc_instr *x = a->first;
+    rc_instr_detach(x);
+    rc_instr_insert_before_term(home, x);
+  }
+  retarget_preds(a, entry);
+  /* phis after a: one incoming per exiting block of the replica */
+  for (rc_instr *p = xa->first; p && p->op == RC_OP_PHI; p = p->next) {
+    int i = rc_phi_index_of(p, a);
+    if (i < 0) continue;
+    rc_value *v = p->ops[i];
+    rc_phi_remove_incoming(p, (uint32_t)i);
+    for (uint32_t q = 0; q < xa->npreds; q++) {
+      bool ours = false;
+      for (uint32_t c = 0; c < n && !ours; c++) ours = copy[c] == xa->preds[q];
+      if (ours && rc_phi_index_of(p, xa->preds[q]) < 0) rc_phi_add_incoming(p, v, xa->preds[q]);
+    }
+  }
+  rc_vec_push(&m->dead, a);
+  m->replications++;
+  free(copy);
+  free(can);
+  free(idx);
+}
+
 /* ---- post-processing (section IV-F) ----------------------------------------------------------------------- */
 
 static bool only_jump(const rc_block *b) {
@@ -646,11 +753,16 @@ static int meld_region(melder *m, const rc_analysis *an, rc_block *e) {
   uint32_t ns = pt.subs.len, nf = pf.subs.len;
   double *score = rc_xmalloc(((size_t)ns * nf + 1) * sizeof *score);
   block_vec ta = {0}, tb = {0};
+  rc_block **best = rc_xcalloc((size_t)ns * nf + 1, sizeof *best); /* replication: a's place */
   for (uint32_t i = 0; i < ns; i++)
-    for (uint32_t j = 0; j < nf; j++)
-      score[(size_t)i * nf + j] = isomorphic(k, &pt, &pt.subs.data[i], &pf, &pf.subs.data[j], &ta, &tb)
-                                      ? subgraph_profit(&ta, &tb)
-                                      : -1;
+    for (uint32_t j = 0; j < nf; j++) {
+      const subgraph *sa = &pt.subs.data[i], *sb = &pf.subs.data[j];
+      size_t at = (size_t)i * nf + j;
+      if (isomorphic(k, &pt, sa, &pf, sb, &ta, &tb)) score[at] = subgraph_profit(&ta, &tb);
+      else if (sa->n == 1 && sb->n > 1) score[at] = replication_profit(sa->entry, &pf, sb, &best[at]);
+      else if (sb->n == 1 && sa->n > 1) score[at] = replication_profit(sb->entry, &pt, sa, &best[at]);
+      else score[at] = -1;
+    }
   rc_meld_pair *al = rc_xmalloc((ns + nf + 1) * sizeof *al);
   uint32_t nal = rc_meld_smith_waterman(score, ns, nf, SUBGRAPH_GAP, al);
   int melded = 0;
@@ -660,6 +772,15 @@ static int meld_region(melder *m, const rc_analysis *an, rc_block *e) {
     double s = score[(size_t)al[i].a * nf + al[i].b];
     if (!(s >= m->threshold && s > 0)) continue;
     const subgraph *sa = &pt.subs.data[al[i].a], *sb = &pf.subs.data[al[i].b];
+    rc_block *place = best[(size_t)al[i].a * nf + al[i].b];
+    if (place) { /* block to region: replicate now, meld in the next round (the CFG changed) */
+      if (!melded) {
+        if (sa->n == 1) replicate(m, sa, &pf, sb, place);
+        else replicate(m, sb, &pt, sa, place);
+        melded = 1;
+      }
+      break;
+    }
     isomorphic(k, &pt, sa, &pf, sb, &ta, &tb);
     meld_subgraphs(m, C, sa, sb, &ta, &tb);
     melded = 1;
@@ -677,6 +798,7 @@ static int meld_region(melder *m, const rc_analysis *an, rc_block *e) {
   if (!melded) m->unprofitable++;
   if (melded) m->melded_regions++;
   free(score);
+  free(best);
   free(al);
   rc_vec_free(&ta);
   rc_vec_free(&tb);
@@ -770,6 +892,7 @@ int rc_pass_meld(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *
     rc_stats_add(stats, "meld_instructions_melded", (int64_t)m.instrs);
     rc_stats_add(stats, "meld_selects", (int64_t)m.selects);
     rc_stats_add(stats, "meld_unpredicated_runs", (int64_t)m.runs);
+    rc_stats_add(stats, "meld_regions_replicated", (int64_t)m.replications);
     rc_stats_add(stats, "meld_regions_unprofitable", (int64_t)m.unprofitable);
     rc_stats_add(stats, "meld_left_alone_no_exit", (int64_t)m.left[WHY_NO_EXIT]);
     rc_stats_add(stats, "meld_left_alone_shared_blocks", (int64_t)m.left[WHY_SHARED]);

@@ -80,7 +80,7 @@ static int64_t stat(const rc_stats *s, const char *name) {
 TEST(melded_kernels_keep_every_threads_effects) {
   unsigned iters = test_scaled(6000), failures = 0, melded_kernels = 0, waved = 0, irregular = 0,
            irregular_left = 0;
-  uint64_t subgraphs = 0, runs = 0, left = 0, regions = 0;
+  uint64_t subgraphs = 0, runs = 0, left = 0, regions = 0, replicated = 0;
   for (unsigned it = 0; it < iters && failures < 5; it++) {
     test_diags d;
     test_diags_init(&d);
@@ -120,6 +120,7 @@ TEST(melded_kernels_keep_every_threads_effects) {
       subgraphs += (uint64_t)sg;
       runs += (uint64_t)stat(&st, "meld_unpredicated_runs");
       regions += (uint64_t)stat(&st, "meld_regions_melded");
+      replicated += (uint64_t)stat(&st, "meld_regions_replicated");
       left += (uint64_t)la;
       melded_kernels += sg > 0;
       bool irr = it % 6 == 0 || it % 7 == 3 || it % 11 == 5;
@@ -157,10 +158,10 @@ TEST(melded_kernels_keep_every_threads_effects) {
     rc_module_free(m);
   }
   printf("%u random kernels (gen --similar) melded at thresholds 0/0.1/0.2/0.4: %u with melds (%llu regions, "
-         "%llu subgraph pairs, %llu unpredicated runs), %u also lowered and run on the wave simulator; "
+         "%llu subgraph pairs, %llu region replications, %llu unpredicated runs), %u also lowered and run on the wave simulator; "
          "%llu regions left alone; %u of %u irreducible or multi-exit kernels had regions left alone; "
          "%u mismatches\n",
-         iters, melded_kernels, (unsigned long long)regions, (unsigned long long)subgraphs, (unsigned long long)runs,
+         iters, melded_kernels, (unsigned long long)regions, (unsigned long long)subgraphs, (unsigned long long)replicated, (unsigned long long)runs,
          waved, (unsigned long long)left, irregular_left, irregular, failures);
   CHECK(melded_kernels * 4 >= iters); /* the property is not vacuous: most kernels meld something */
 }
