@@ -859,12 +859,18 @@ int rc_pass_meld(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *
     m.uphi = rc_xcalloc(m.nrepl + 1, sizeof *m.uphi);
     m.npair_of = k->nblocks;
     m.pair_of = rc_xmalloc((m.npair_of + 1) * sizeof *m.pair_of);
-    uint32_t nb = k->nblocks;
-    for (uint32_t b = 0; b < nb && rc == 0 && !changed; b++) {
-      int r = meld_region(&m, &an, k->blocks[b]);
+    /* regions in post-order: inner regions (an else-if's inner if-then-else) meld before the
+     * regions that contain them, so that these see the melded result */
+    uint32_t *rpo = rc_xmalloc((an.cfg.nblocks + 1) * sizeof *rpo);
+    uint32_t *rpo_index = rc_xmalloc((an.cfg.nblocks + 1) * sizeof *rpo_index);
+    uint32_t nreach = rc_cfg_rpo(&an.cfg, rpo, rpo_index);
+    for (uint32_t i = nreach; i-- > 0 && rc == 0 && !changed;) {
+      int r = meld_region(&m, &an, k->blocks[rpo[i]]);
       if (r < 0) rc = -1;
       else if (r > 0) changed = true;
     }
+    free(rpo);
+    free(rpo_index);
     rc_analysis_free(&an);
     if (changed) {
       /* post-processing, then Algorithm 1's SimplifyFunction and a new round */
