@@ -37,8 +37,10 @@
  * Post-processing (section IV-F): exit selections whose two blocks lead to the same block with the
  * same (or undef) phi values are folded, branches with two equal targets become jumps, and SSA repair
  * (src/transform/ssa_repair.c) restores dominance for the pre-processing case of Fig. 5.
- * Algorithm 1: after melding one region the analyses are recomputed and the search starts again,
- * until no profitable meld is left (or max-rounds).
+ * Algorithm 1: regions are visited in post-order (inner ones first); after melding one region the
+ * analyses are recomputed and the search starts again, until no profitable meld is left (or
+ * max-rounds). Basic block to region melding (Fig. 2 case 2) replicates the region's structure
+ * around the block first (replicate), and the next round melds the replica with the region.
  *
  * Correctness criterion (docs/meld.md): melding changes which blocks a thread runs, so it is checked
  * by effect traces (rc_run_spec.effect_traces: per thread the same stores, atomics and barriers with
