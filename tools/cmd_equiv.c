@@ -31,6 +31,10 @@ static const char help[] =
     "                      with --target spir64): compiled by LLVM's JIT for this machine's CPU,\n"
     "                      with a runtime library of OpenCL's built-ins; compares memory only\n"
     "                      (docs/native.md)\n"
+    "  --effects           the criterion of transforms that change which blocks a thread runs\n"
+    "                      (meld; docs/meld.md): instead of blocks, compare every thread's effect\n"
+    "                      trace, its stores, atomics, memcpy/memset and barriers in order, with\n"
+    "                      addresses and values; memory is compared as always\n"
     "  --json              one JSON object: kernel, equivalent, runs, difference\n"
     "  -o, --output FILE   write to FILE instead of standard output\n"
     "  --llvm-passes P, --target T, -O N, -D NAME[=V]   import options for .ll/.bc/.cl\n"
@@ -45,6 +49,7 @@ typedef struct equiv_opts {
   int nsizes;
   bool json;
   bool native; /* --native: run both natively (docs/native.md), compare memory only */
+  bool effects; /* --effects: compare effect traces instead of block traces (docs/meld.md) */
 } equiv_opts;
 
 /* One run of both programs. */
@@ -98,6 +103,8 @@ static int parse_args(int argc, char **argv, equiv_opts *o, cli_input_opts *in, 
       if (r < 0 || parse_sizes(v, o) != 0) return EXIT_USAGE;
     } else if (cli_flag(a, NULL, "--json")) {
       o->json = true;
+    } else if (cli_flag(a, NULL, "--effects")) {
+      o->effects = true;
     } else if (cli_flag(a, NULL, "--native")) {
       o->native = true;
     } else if (a[0] == '-' && a[1]) {
@@ -182,7 +189,7 @@ static int run_both(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const
   }
   res->instr_b = sb.instructions;
   if (!nat->a && !rc_traces_equivalent(ka, &ta, kb, &tb, res->why, sizeof res->why)) {
-    res->what = "trace";
+    res->what = s->effect_traces ? "effects" : "trace";
     goto out;
   }
   if (!rc_memory_equal(&ma, &mb, res->why, sizeof res->why)) {
@@ -309,6 +316,7 @@ int cmd_equiv(int argc, char **argv) {
         rc_run_spec_copy(&s, &base);
         if (resize) rc_run_spec_resize(&s, sizes[z]);
         s.seed_offset = base.seed_offset + sd;
+        s.effect_traces = o.effects;
         run_result *r = &res[nres++];
         r->seed = s.seed_offset;
         r->threads = rc_run_spec_threads(&s);

@@ -29,6 +29,9 @@ static const char help[] =
     "  --irreducible       give at least one loop a second entry (an irreducible cycle)\n"
     "  --switches          also end blocks in multi-way switches\n"
     "  --annotate          mark generated branches !uniform or !divergent\n"
+    "  --similar           every block also runs a slightly varied copy of one sequence of\n"
+    "                      arithmetic, loads and stores: duplicated code on both sides of\n"
+    "                      divergent branches, for meld (docs/meld.md)\n"
     "  --threads T         global size in the !run specification, 1..16777216 (default 64)\n"
     "  --kernel NAME       name of the kernel (default gen)\n"
     "  -o, --output FILE   write to FILE instead of standard output; FILE.ll is LLVM IR text,\n"
@@ -124,6 +127,8 @@ int cmd_gen(int argc, char **argv) {
       o.switches = true;
     } else if (cli_flag(a, NULL, "--annotate")) {
       o.annotate = true;
+    } else if (cli_flag(a, NULL, "--similar")) {
+      o.similar = true;
     } else if (cli_flag(a, NULL, "--json")) {
       json = true;
     } else if (cli_flag(a, NULL, "--emit-llvm")) {

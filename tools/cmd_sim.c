@@ -28,6 +28,9 @@ static const char help[] =
     "                       passes that keep it at thread level, e.g. linearize (default none)\n"
     "  --check              also run the thread-level kernel on the interpreter and compare every\n"
     "                       thread's trace (inserted blocks skipped) and the final memory\n"
+    "  --effects            with --check: compare effect traces (per thread, its stores, atomics\n"
+    "                       and barriers with addresses and values, in order) instead of block\n"
+    "                       traces (docs/meld.md); implied when the pipeline runs meld\n"
     "  --timeline FILE.svg  draw one wave: lanes against issued instructions, active lanes filled\n"
     "  --timeline-wave N    the wave to draw, in launch order (default 0)\n"
     "  --json               one JSON object instead of text\n"
@@ -40,7 +43,7 @@ typedef struct sim_opts {
   const char *file, *out, *kname, *pipeline, *timeline;
   uint64_t timeline_wave;
   int mode;
-  bool check, json;
+  bool check, json, effects;
 } sim_opts;
 
 static int parse_mode(const char *v, int *mode) {
@@ -74,6 +77,8 @@ static int parse_args(int argc, char **argv, sim_opts *o, cli_input_opts *in, cl
       if (o->timeline_wave > UINT32_MAX) return cli_usage_error("sim", "--timeline-wave is too large");
     } else if (cli_flag(a, NULL, "--check")) {
       o->check = true;
+    } else if (cli_flag(a, NULL, "--effects")) {
+      o->effects = true;
     } else if (cli_flag(a, NULL, "--json")) {
       o->json = true;
     } else if (a[0] == '-' && a[1]) {
@@ -141,6 +146,7 @@ int cmd_sim(int argc, char **argv) {
     req.mode = o.mode;
     req.pipeline = o.pipeline ? o.pipeline : o.mode == SIM_MODE_WAVE ? "reconverge,lower" : NULL;
     req.check = o.check;
+    req.effects = o.effects;
     req.timeline = o.timeline != NULL;
     req.timeline_wave = (uint32_t)o.timeline_wave;
     sim_result res;

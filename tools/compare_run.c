@@ -21,6 +21,9 @@ const strategy compare_strategies[] = {
     {"linearize[opt=3]+lower", SIM_MODE_WAVE, "linearize[opt=3],reconverge,lower", "linearize[opt=3]", NULL},
     {"blockip", SIM_MODE_WAVE, "blockip", NULL, NULL},
     {"full-linearize", SIM_MODE_WAVE, "full-linearize", NULL, NULL},
+    /* DARM's melding first (docs/meld.md); checked by effect traces, since melding changes which
+     * blocks a thread runs (sim_pipeline_needs_effects) */
+    {"meld+reconverge+lower", SIM_MODE_WAVE, "meld,reconverge,lower", "meld,reconverge", NULL},
 #ifdef RECONV_HAVE_LLVM
     {"llvm-structurizecfg+lower", SIM_MODE_WAVE, "lower[norepair]", NULL, LLVM_STRUCTURIZER},
 #endif
@@ -103,6 +106,12 @@ void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
   if (threads < s->wave)
     fprintf(f, "; %" PRIu64 " threads fill at most %.1f%% of a %u-lane wave", threads, 100.0 * (double)threads / s->wave,
             s->wave);
+  for (int i = 0; i < n; i++)
+    if (rows[i].res.effects) {
+      fprintf(f, "\nnote: %s changes which blocks a thread runs: checked by effect traces (stores, atomics,\n"
+                 "note: barriers per thread, docs/meld.md) and memory", rows[i].st->name);
+      break;
+    }
   fputs("\nnote: dup = blocks a wave enters again while lanes that ran them wait (the IPDOM stack re-runs a\n"
         "note: block per path into it; reconverge's flow blocks can take a wave around a loop twice, thesis\n"
         "note: 4.3.1, while each lane runs each block once)\n"

@@ -146,9 +146,37 @@ static int check_run(rc_ctx *ctx, sim_result *res, const rc_run_spec *s, const r
   return rc;
 }
 
+static int sim_execute_spec(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
+                            sim_result *res);
+
+bool sim_pipeline_needs_effects(const char *pipeline) {
+  for (const char *p = pipeline; p && (p = strstr(p, "meld")); p += 4) {
+    bool start = p == pipeline || p[-1] == ',' || p[-1] == ' ';
+    bool end = p[4] == 0 || p[4] == ',' || p[4] == '[' || p[4] == ' ';
+    if (start && end) return true;
+  }
+  return false;
+}
+
 int sim_execute(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
                 sim_result *res) {
   memset(res, 0, sizeof *res);
+  rc_run_spec es; /* the spec with effect traces, when the check compares those */
+  bool effects = req->effects || (req->mode == SIM_MODE_WAVE && k->level == RC_LEVEL_THREAD &&
+                                  sim_pipeline_needs_effects(req->pipeline));
+  if (effects) {
+    rc_run_spec_copy(&es, s);
+    es.effect_traces = true;
+    s = &es;
+  }
+  res->effects = effects;
+  int rc = sim_execute_spec(ctx, k, s, req, res);
+  if (effects) rc_run_spec_free(&es);
+  return rc;
+}
+
+static int sim_execute_spec(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
+                            sim_result *res) {
   rc_stats_init(&res->pass_stats);
   res->mode = req->mode;
   res->orig = k;
@@ -248,8 +276,8 @@ void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s) {
               st->block_duplicates[b]);
   }
   if (res->checked && res->equivalent)
-    fprintf(f, "check: equivalent to the thread-level interpreter (%" PRIu64 " threads: traces and memory)\n",
-            rc_run_spec_threads(s));
+    fprintf(f, "check: equivalent to the thread-level interpreter (%" PRIu64 " threads: %s and memory)\n",
+            rc_run_spec_threads(s), res->effects ? "effect traces" : "traces");
   else if (res->checked)
     fprintf(f, "check: NOT equivalent to the thread-level interpreter: %s\n", res->why);
 }

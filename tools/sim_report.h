@@ -16,6 +16,8 @@ typedef struct sim_request {
   const char *pipeline; /* wave mode, thread-level input: the passes that lower it; IPDOM mode: passes
                            that keep it at thread level (e.g. linearize), or NULL */
   bool check;           /* compare with the thread-level interpreter */
+  bool effects;         /* compare effect traces (docs/meld.md) instead of block traces; implied
+                           by a pipeline that runs meld (sim_pipeline_needs_effects) */
   bool timeline;        /* record wave timeline_wave */
   uint32_t timeline_wave;
   const char *llvm_passes; /* wave mode: LLVM passes run on the kernel first (exported to LLVM IR
@@ -33,6 +35,7 @@ typedef struct sim_result {
   rc_run_stats stats;
   rc_fault fault;
   bool checked, equivalent;
+  bool effects;          /* the check compared effect traces */
   char why[640];
   rc_timeline timeline;
 } sim_result;
@@ -44,6 +47,9 @@ typedef struct sim_result {
 int sim_execute(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
                 sim_result *res);
 void sim_result_free(sim_result *res);
+/* Does the pipeline run a pass that changes which blocks a thread runs (meld), so that it must be
+ * checked by effect traces (docs/meld.md) rather than block traces? */
+bool sim_pipeline_needs_effects(const char *pipeline);
 
 void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s);
 void sim_report_json(FILE *f, const sim_result *res, const rc_run_spec *s);

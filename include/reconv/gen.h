@@ -31,6 +31,10 @@ typedef struct rc_gen_opts {
   bool irreducible;   /* give at least one loop (L >= 1) a second entry */
   bool switches;      /* also end blocks in multi-way switches */
   bool annotate;      /* mark the generated branches !uniform / !divergent */
+  bool similar;       /* every non-exit block also runs a slightly varied copy of one per-kernel
+                       * sequence of arithmetic, loads and stores of out[tid] and a division by a
+                       * constant: duplicated code on both sides of divergent branches, for meld
+                       * (DARM); the rest of the kernel is generated exactly as without it */
   uint32_t threads;   /* global size written into the !run specification (default 64) */
   const char *name;   /* kernel name (default "gen") */
 } rc_gen_opts;
@@ -49,6 +53,7 @@ typedef struct rc_gen_info {
   uint32_t trips;             /* iterations of each uniform loop (the %trips argument) */
   uint64_t max_blocks_per_thread; /* bound on blocks one thread executes (saturates) */
   uint32_t max_instrs_per_block;  /* bound on instructions of one generated block */
+  uint32_t similar_ops;           /* the length of the shared sequence (similar) */
 } rc_gen_info;
 
 /* Add a generated kernel to module m. Returns NULL after reporting an error through m->ctx when

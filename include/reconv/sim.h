@@ -58,6 +58,9 @@ typedef struct rc_run_spec {
   rc_arg_spec *args;
   uint32_t nargs;
   uint64_t seed_offset;/* added to every rand seed (--seed; equiv runs several seeded inputs) */
+  bool effect_traces;  /* the machines record effect traces instead of block traces (rc_traces,
+                          "effects"): the criterion for transforms that change which blocks a
+                          thread runs, such as meld (docs/meld.md) */
 } rc_run_spec;
 
 void rc_run_spec_init(rc_run_spec *s);
@@ -210,6 +213,7 @@ typedef struct rc_fault {
  * compactly as one array with per-thread offsets. */
 typedef struct rc_traces {
   uint32_t nthreads;
+  bool effects;      /* effect traces (rc_run_spec.effect_traces): ids holds effect records */
   uint64_t *start;   /* nthreads + 1 offsets into ids */
   uint32_t *ids;
   uint64_t len, cap;
@@ -222,10 +226,22 @@ static inline const uint32_t *rc_traces_thread(const rc_traces *t, uint32_t i, u
 }
 
 /* Trace equivalence (DESIGN.md): compare two runs thread by thread, by block name, skipping blocks
- * flagged RC_BLOCK_SYNTHETIC in either kernel. On a difference, writes "thread T, position P:
+ * flagged RC_BLOCK_SYNTHETIC in either kernel (effect traces: rc_effects_equivalent). On a difference, writes "thread T, position P:
  * expected block X, got Y" into why and returns false. */
 bool rc_traces_equivalent(const rc_kernel *ka, const rc_traces *ta, const rc_kernel *kb,
                           const rc_traces *tb, char *why, size_t whylen);
+
+/* Effect traces (the criterion of docs/meld.md): per thread, in program order, what it does that
+ * other threads or the memory can see: stores (address, size, the value's bits), atomics (builtin,
+ * address, operands), memcpy/memset and other builtins with effects (their arguments), and
+ * barriers. Each effect is RC_EFFECT_WORDS words of ids: a header (kind << 24 | size or builtin),
+ * then three 64-bit fields as low/high word pairs. Loads and the blocks that run are not effects. */
+enum { RC_EFFECT_STORE = 1, RC_EFFECT_ATOMIC = 2, RC_EFFECT_CALL = 3, RC_EFFECT_BARRIER = 4 };
+#define RC_EFFECT_WORDS 7u
+/* Effect equivalence: both traces record effects, and every thread has the same sequence of
+ * effects in both. On a difference, writes "thread T, effect P: expected store of 4 bytes 0x.. at
+ * 0x.., got ..." into why and returns false. rc_traces_equivalent calls it for effect traces. */
+bool rc_effects_equivalent(const rc_traces *ta, const rc_traces *tb, char *why, size_t whylen);
 
 /* ---- statistics ------------------------------------------------------------------------------------------------ */
 

@@ -75,6 +75,11 @@ int rc_pass_ssa_repair(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_s
 int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 int rc_pass_blockip(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 int rc_pass_full_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+/* DARM control-flow melding (Saumya et al. 2022, section IV; src/transform/meld.c, docs/meld.md):
+ * similar code on both sides of divergent branches melded into one path, with selects on the
+ * branch condition and unaligned runs unpredicated. Changes which blocks a thread runs: check it
+ * by effect traces (rc_run_spec.effect_traces). */
+int rc_pass_meld(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 
 const rc_pass_info *rc_pass_lookup(const char *name);
 /* Check args against the registered options of pass `name`: every key known, values exactly where

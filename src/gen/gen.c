@@ -12,6 +12,11 @@
  * the step counter, `icmp ult (xor (mul %c.n, K), %th), T` (for a switch `urem ..., n+1`), where
  * %th = (tid xor seed) * 0x9E3779B1 is computed once in the entry. A divergent latch also needs
  * `%c.n > 0` to take the back edge, which bounds every run (see shape.c).
+ * With `similar` (rc_gen_opts), every non-exit block also runs a varied copy of a per-kernel
+ * template after the mix (similar_code): each template operation is dropped, gets another
+ * constant or another opcode now and then, so the two sides of a divergent branch hold
+ * duplicated, slightly different code, as DARM's melding wants. The template and its variations use
+ * a random stream of their own, so the rest of the kernel is the one generated without `similar`.
  */
 #include "reconv/gen.h"
 
@@ -52,7 +57,15 @@ typedef struct emitter {
   rc_value *o_addr, *th, *zero, *one, *c31;
   int64_t *cases;
   rc_block **case_targets;
+  gen_rng sim_rng;     /* similar: the template and its variations */
+  uint8_t *tmpl_op;    /* similar: the template's operations (sim_op) */
+  int64_t *tmpl_k;     /* ... and their constants */
+  uint32_t ntmpl;
 } emitter;
+
+/* The operations of the `similar` template. */
+enum sim_op { SIM_ADD, SIM_SUB, SIM_MUL, SIM_XOR, SIM_SHL, SIM_LSHR, SIM_UDIV, SIM_UREM, SIM_SELECT,
+              SIM_LOAD, SIM_STORE, SIM_NOPS };
 
 static bool valid_name(const char *s) {
   if (!s || !*s) return false;
@@ -197,6 +210,106 @@ static void create_blocks(emitter *e) {
   free(side_next);
 }
 
+/* similar: a varied copy of the template on x = c xor th (section comment at the top). */
+static void similar_code(emitter *e, rc_builder *b, rc_value *c) {
+  gen_rng *r = &e->sim_rng;
+  rc_value *x = rc_build_binop(b, RC_OP_XOR, c, e->th, NULL);
+  for (uint32_t i = 0; i < e->ntmpl; i++) {
+    if (gen_rng_chance(r, 0.1)) continue; /* dropped here */
+    uint32_t op = e->tmpl_op[i];
+    int64_t k = e->tmpl_k[i];
+    if (gen_rng_chance(r, 0.25)) k = 1 + gen_rng_below(r, 1000);   /* another constant */
+    if (gen_rng_chance(r, 0.08)) op = gen_rng_below(r, SIM_NOPS);  /* another operation */
+    rc_value *kv = cint(e, op == SIM_SHL || op == SIM_LSHR ? k % 13 : k);
+    switch (op) {
+    case SIM_ADD: x = rc_build_binop(b, RC_OP_ADD, x, kv, NULL); break;
+    case SIM_SUB: x = rc_build_binop(b, RC_OP_SUB, x, kv, NULL); break;
+    case SIM_MUL: x = rc_build_binop(b, RC_OP_MUL, x, kv, NULL); break;
+    case SIM_XOR: x = rc_build_binop(b, RC_OP_XOR, x, kv, NULL); break;
+    case SIM_SHL: x = rc_build_binop(b, RC_OP_SHL, x, kv, NULL); break;
+    case SIM_LSHR: x = rc_build_binop(b, RC_OP_LSHR, x, kv, NULL); break;
+    case SIM_UDIV: x = rc_build_binop(b, RC_OP_UDIV, x, kv, NULL); break; /* k >= 1: never faults */
+    case SIM_UREM: x = rc_build_binop(b, RC_OP_UREM, x, kv, NULL); break;
+    case SIM_SELECT: {
+      rc_value *z = rc_build_cmp(b, RC_CMP_ULT, x, kv, NULL);
+      x = rc_build_select(b, z, x, rc_build_binop(b, RC_OP_ADD, x, e->one, NULL), NULL);
+      break;
+    }
+    case SIM_LOAD: x = rc_build_binop(b, RC_OP_ADD, x, rc_build_load(b, RC_I32, e->o_addr, NULL), NULL); break;
+    default: { /* out[tid] += x */
+      rc_value *v = rc_build_load(b, RC_I32, e->o_addr, NULL);
+      rc_build_store(b, rc_build_binop(b, RC_OP_ADD, v, x, NULL), e->o_addr);
+      break;
+    }
+    }
+  }
+  rc_value *v = rc_build_load(b, RC_I32, e->o_addr, NULL);
+  rc_build_store(b, rc_build_binop(b, RC_OP_XOR, v, x, NULL), e->o_addr);
+}
+
+/* similar: one side of a diamond: a single block, an if-then or an if-then-else (kind 0, 1, 2), each
+ * block with the mix and a varied copy of the template; it ends jumping to join. Returns its entry. */
+static rc_block *similar_side(emitter *e, rc_block *from, rc_block *join, rc_value *c, int kind, char side) {
+  char name[64];
+  rc_block *blk[4] = {NULL, NULL, NULL, NULL};
+  int n = kind == 0 ? 1 : kind == 1 ? 3 : 4;
+  for (int i = 0; i < n; i++) {
+    snprintf(name, sizeof name, "%s.%c%d", from->name, side, i);
+    blk[i] = rc_block_new(e->k, name);
+  }
+  rc_builder b;
+  for (int i = 0; i < n; i++) {
+    rc_builder_at_end(&b, blk[i]);
+    mix(e, &b, blk[i]);
+    similar_code(e, &b, c);
+  }
+  rc_builder_at_end(&b, blk[0]);
+  if (kind == 0) {
+    rc_build_jmp(&b, join);
+    return blk[0];
+  }
+  /* a divergent inner condition: a hash of the thread and the step counter */
+  rc_value *x = rc_build_binop(&b, RC_OP_MUL, c, cint(e, (int64_t)(gen_rng_next(&e->sim_rng) | 1)), NULL);
+  x = rc_build_binop(&b, RC_OP_XOR, x, e->th, NULL);
+  rc_value *z = rc_build_cmp(&b, RC_CMP_ULT, x, cint(e, (int64_t)(0x40000000u + gen_rng_below(&e->sim_rng, 0x80000000u))), NULL);
+  rc_build_br(&b, z, blk[1], blk[2]);
+  rc_builder_at_end(&b, blk[1]);
+  rc_build_jmp(&b, kind == 1 ? blk[2] : blk[3]);
+  rc_builder_at_end(&b, blk[2]);
+  rc_build_jmp(&b, kind == 1 ? join : blk[3]);
+  if (kind == 2) {
+    rc_builder_at_end(&b, blk[3]);
+    rc_build_jmp(&b, join);
+  }
+  return blk[0];
+}
+
+/* similar: the divergent branch `br z, T, F` of node p becomes a diamond `br z, P.t0, P.f0` whose two
+ * sides (similar_side, mostly of the same shape) join in P.join, which branches `br z, T, F` as p did. */
+static void similar_diamond(emitter *e, uint32_t p) {
+  rc_block *blk = e->blk[p];
+  rc_instr *t = rc_block_term(blk);
+  rc_block *tt = t->targets[0], *ff = t->targets[1];
+  char name[64];
+  snprintf(name, sizeof name, "%s.join", blk->name);
+  rc_block *join = rc_block_new(e->k, name);
+  rc_instr_detach(t);
+  rc_block_set_term(join, t);
+  for (int s = 0; s < 2; s++)
+    for (rc_instr *i = (s ? ff : tt)->first; i && i->op == RC_OP_PHI; i = i->next) {
+      int at = rc_phi_index_of(i, blk);
+      if (at >= 0) i->targets[at] = join;
+    }
+  int kt = (int)gen_rng_below(&e->sim_rng, 3);
+  int kf = gen_rng_chance(&e->sim_rng, 0.75) ? kt : (int)gen_rng_below(&e->sim_rng, 3);
+  rc_block *st = similar_side(e, blk, join, e->cnext[p], kt, 't');
+  rc_block *sf = similar_side(e, blk, join, e->cnext[p], kf, 'f');
+  rc_builder b;
+  rc_builder_at_end(&b, blk);
+  rc_instr *br = rc_build_br(&b, t->ops[0], st, sf);
+  br->iflags = t->iflags;
+}
+
 static void emit_block(emitter *e, uint32_t p) {
   const gen_shape *s = e->s;
   rc_block *blk = e->blk[p];
@@ -227,6 +340,7 @@ static void emit_block(emitter *e, uint32_t p) {
   }
   if (c) e->cnext[p] = rc_build_binop(&b, RC_OP_SUB, c, e->one, NULL);
   mix(e, &b, blk);
+  if (e->ntmpl && c) similar_code(e, &b, e->cnext[p]);
   terminator(e, &b, p, e->cnext[p]);
 }
 
@@ -307,10 +421,24 @@ rc_kernel *rc_gen_kernel(rc_module *m, const rc_gen_opts *o, rc_gen_info *info) 
   e.cases = rc_xmalloc(n * sizeof *e.cases);
   e.case_targets = rc_xmalloc(n * sizeof *e.case_targets);
 
+  if (o->similar) { /* the template: 3 to 10 operations, most of them arithmetic */
+    e.sim_rng.state = o->seed * 0x9E3779B97F4A7C15ull + 0x5151;
+    e.ntmpl = 3 + gen_rng_below(&e.sim_rng, 8);
+    e.tmpl_op = rc_xmalloc(e.ntmpl);
+    e.tmpl_k = rc_xmalloc(e.ntmpl * sizeof *e.tmpl_k);
+    for (uint32_t i = 0; i < e.ntmpl; i++) {
+      e.tmpl_op[i] = (uint8_t)gen_rng_below(&e.sim_rng, SIM_NOPS);
+      e.tmpl_k[i] = 1 + gen_rng_below(&e.sim_rng, 1000);
+    }
+    info->similar_ops = e.ntmpl;
+  }
   create_blocks(&e);
   emit_block(&e, 0); /* first: it defines %tid, %o and %th */
   for (uint32_t p = 1; p < s.nnodes; p++) emit_block(&e, p);
   fill_counter_phis(&e);
+  if (o->similar) /* diamonds with similar sides at some divergent branches */
+    for (uint32_t p = 0; p < s.nnodes; p++)
+      if (s.term[p] == GEN_BR && s.cond[p] == GEN_DIVERGENT && gen_rng_chance(&e.sim_rng, 0.6)) similar_diamond(&e, p);
 
   info->blocks = k->nblocks;
   info->exits = o->exits;
@@ -324,6 +452,9 @@ rc_kernel *rc_gen_kernel(rc_module *m, const rc_gen_opts *o, rc_gen_info *info) 
   info->budget = budget > (1u << 30) ? (1u << 30) : (uint32_t)budget;
   info->trips = 2;
   info->max_blocks_per_thread = block_bound(&s, info->budget, info->trips);
+  if (o->similar) /* a diamond adds at most 4 blocks after its branch block (and a join) */
+    info->max_blocks_per_thread = info->max_blocks_per_thread > UINT64_MAX / 6 ? UINT64_MAX
+                                                                                : 6 * info->max_blocks_per_thread;
   for (uint32_t b = 0; b < k->nblocks; b++) {
     uint32_t count = 0;
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) count++;
@@ -350,6 +481,8 @@ rc_kernel *rc_gen_kernel(rc_module *m, const rc_gen_opts *o, rc_gen_info *info) 
   free(e.iphi);
   free(e.cases);
   free(e.case_targets);
+  free(e.tmpl_op);
+  free(e.tmpl_k);
   gen_shape_free(&s);
   return k;
 }

@@ -263,10 +263,9 @@ LLVMRealPredicate ex_fcmp_pred(rc_cmp c) {
 }
 
 /* getelementptr over an element type of `scale` bytes, so the importer reads the scale back. */
-static LLVMValueRef emit_gep(exporter *ex, const rc_instr *i, const char *name) {
-  LLVMValueRef base = ex_value(ex, i->ops[0]), idx = ex_value(ex, i->ops[1]);
+/* One index of a .rir gep: base + sext(idx) * s. */
+static LLVMValueRef gep_index(exporter *ex, LLVMValueRef base, LLVMValueRef idx, int64_t s, const char *name) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ex->lctx), i64 = LLVMInt64TypeInContext(ex->lctx);
-  int64_t s = i->cases[0]; /* the single-index form; what LLVM gives keeps its own instruction */
   if (s == 1) return LLVMBuildGEP2(ex->b, i8, base, &idx, 1, name);
   if (s <= 0) {
     LLVMValueRef off = LLVMBuildMul(ex->b, LLVMBuildSExtOrBitCast(ex->b, idx, i64, ""),
@@ -277,6 +276,21 @@ static LLVMValueRef emit_gep(exporter *ex, const rc_instr *i, const char *name) 
                    : s == 8 ? i64 : LLVMArrayType(i8, (unsigned)s);
   LLVMValueRef g = LLVMBuildGEP2(ex->b, et, typed_ptr(ex, base, et), &idx, 1, name);
   return LLVMBuildBitCast(ex->b, g, ex->ptr, "");
+}
+
+/* A .rir gep: every index, then the constant byte offset (imm), which the export once dropped
+ * (`gep %a, i32 %i, 4, offset 4` read a[i] instead of a[i + 1] on the LLVM path). What LLVM gives
+ * keeps its own instruction. */
+static LLVMValueRef emit_gep(exporter *ex, const rc_instr *i, const char *name) {
+  LLVMValueRef r = ex_value(ex, i->ops[0]);
+  for (uint32_t j = 1; j < i->nops; j++)
+    r = gep_index(ex, r, ex_value(ex, i->ops[j]), i->cases[j - 1], j + 1 == i->nops && !i->imm ? name : "");
+  if (i->imm) {
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(ex->lctx), i64 = LLVMInt64TypeInContext(ex->lctx);
+    LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)i->imm, 1);
+    r = LLVMBuildGEP2(ex->b, i8, r, &off, 1, name);
+  }
+  return r;
 }
 
 static LLVMValueRef emit_localmem(exporter *ex, const rc_instr *i, const char *name) {

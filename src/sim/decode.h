@@ -146,5 +146,16 @@ void sim_thread_name(const rc_run_spec *s, uint64_t linear, const uint32_t gid[3
  * linear thread order; takes the chunk's memory when it is already in order. */
 void sim_traces_gather(rc_traces *out, uint64_t nthreads, const uint64_t *toff, const uint32_t *tlen,
                        rc_u32vec *chunk);
+/* Append one effect record (sim.h, "Effect traces") to a thread's trace. */
+static inline void sim_effect_push(rc_u32vec *v, unsigned kind, unsigned aux, uint64_t a, uint64_t b,
+                                   uint64_t c) {
+  rc_vec_reserve(v, v->len + RC_EFFECT_WORDS);
+  uint32_t *p = v->data + v->len;
+  p[0] = (uint32_t)kind << 24 | (aux & 0xffffffu);
+  p[1] = (uint32_t)a, p[2] = (uint32_t)(a >> 32);
+  p[3] = (uint32_t)b, p[4] = (uint32_t)(b >> 32);
+  p[5] = (uint32_t)c, p[6] = (uint32_t)(c >> 32);
+  v->len += RC_EFFECT_WORDS;
+}
 
 #endif

@@ -58,6 +58,7 @@ typedef struct interp {
   uint64_t *block_entries;
   uint64_t instructions;
   bool want_traces;
+  bool want_blocks, want_effects; /* what the traces record (rc_run_spec.effect_traces) */
   uint32_t ntraced;            /* blocks below this id are the kernel's own (run_form.c appends the
                                   blocks of inlined calls: not traced, not counted) */
   rc_u32vec chunk;             /* traces in execution order ... */
@@ -128,6 +129,9 @@ static int atomic(interp *it, sim_thread *t, const sim_inst *x, uint32_t pc) {
   else
     nw.i = sim_atomic_op((rc_builtin)x->aux, x->bits, old.i, S[x->b].i);
   sim_write_le(p, size, sim_to_bits(nw, (rc_type)x->type));
+  if (it->want_effects)
+    sim_effect_push(&t->trace, RC_EFFECT_ATOMIC, x->aux, S[x->a].u, S[x->b].u,
+                    x->aux == RC_BI_ATOMIC_CMPXCHG ? S[x->c].u : 0);
   S[x->dst] = old;
   return STOP_DONE;
 }
@@ -135,6 +139,7 @@ static int atomic(interp *it, sim_thread *t, const sim_inst *x, uint32_t pc) {
 static int block_op(interp *it, sim_thread *t, const sim_inst *x, uint32_t pc) {
   sim_slot *S = t->slots;
   uint64_t n = sim_uval(S[x->c].i, x->bits);
+  if (it->want_effects) sim_effect_push(&t->trace, RC_EFFECT_CALL, x->aux, S[x->a].u, S[x->b].u, n);
   if (n == 0) return STOP_DONE;
   uint8_t *dst = rc_addr_resolve(&it->map, S[x->a].u, n);
   if (!dst) return mem_fault(it, t, pc, x->aux == RC_BI_MEMCPY ? "memcpy store" : "memset", S[x->a].u, n);
@@ -162,6 +167,8 @@ static int other(interp *it, sim_thread *t, const sim_inst *x, uint32_t pc) {
   char why[300];
   sim_slot r;
   if (sim_builtin_other(&c, &r, why, sizeof why) != 0) return fault_at(it, t, pc, "%s", why);
+  if (it->want_effects && (rc_builtin_get((rc_builtin)x->aux)->flags & RC_BF_EFFECTS))
+    sim_effect_push(&t->trace, RC_EFFECT_CALL, x->aux, S[x->a].u, S[x->b].u, S[x->c].u);
   if (x->type != RC_VOID) S[x->dst] = r;
   return STOP_DONE;
 }
@@ -174,6 +181,7 @@ static int call(interp *it, sim_thread *t, const sim_inst *x, uint32_t pc) {
   case RC_SIG_QUERY_DIM:
   case RC_SIG_QUERY: S[x->dst].i = sim_canon((uint64_t)query(it, t, f, (unsigned)x->imm), x->bits); return STOP_DONE;
   case RC_SIG_VOID0: /* barrier: stop here; the group scheduler resumes after it */
+    if (it->want_effects) sim_effect_push(&t->trace, RC_EFFECT_BARRIER, 0, 0, 0, 0);
     t->state = T_BARRIER;
     t->barrier_pc = pc;
     t->pc = pc + 1;
@@ -277,7 +285,9 @@ static int run_thread(interp *it, sim_thread *t) {
     case RC_OP_STORE: {
       uint8_t *p = rc_addr_resolve(&it->map, S[x->b].u, (uint64_t)x->imm);
       if (!p) return mem_fault(it, t, pc, "store", S[x->b].u, (uint64_t)x->imm);
-      sim_write_le(p, (unsigned)x->imm, sim_to_bits(S[x->a], (rc_type)x->type));
+      uint64_t bits = sim_to_bits(S[x->a], (rc_type)x->type);
+      sim_write_le(p, (unsigned)x->imm, bits);
+      if (it->want_effects) sim_effect_push(&t->trace, RC_EFFECT_STORE, (unsigned)x->imm, S[x->b].u, bits, 0);
       break;
     }
     case RC_OP_GEP:
@@ -324,7 +334,7 @@ static int run_thread(interp *it, sim_thread *t) {
     t->steps += block_len[ed->block];
     t->charged += budget_len[ed->block];
     if (t->charged > it->budget || ++t->entries > it->max_entries) return budget_fault(it, t, pc);
-    if (it->want_traces && ed->block < it->ntraced) trace_push(&t->trace, ed->block);
+    if (it->want_blocks && ed->block < it->ntraced) trace_push(&t->trace, ed->block);
     it->block_entries[ed->block]++;
     pc = ed->pc;
   }
@@ -363,7 +373,7 @@ static int start_thread(interp *it, sim_thread *t, uint32_t l) {
   t->entries = 1;
   t->counted = false;
   t->trace.len = 0;
-  if (it->want_traces) trace_push(&t->trace, 0);
+  if (it->want_blocks) trace_push(&t->trace, 0);
   it->block_entries[0]++;
   if (t->charged > it->budget) return budget_fault(it, t, t->pc);
   return STOP_DONE;
@@ -509,6 +519,7 @@ static void teardown(interp *it) {
 /* Hand the traces over in linear thread order (already so for one-dimensional launches). */
 static void build_traces(interp *it, rc_traces *out) {
   sim_traces_gather(out, rc_run_spec_threads(it->s), it->toff, it->tlen, &it->chunk);
+  out->effects = it->want_effects;
 }
 
 int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memory *mem,
@@ -540,6 +551,8 @@ int rc_interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memo
   it->budget = s->step_budget ? s->step_budget : RC_DEFAULT_STEP_BUDGET;
   it->max_entries = it->budget > UINT64_MAX / 8 ? UINT64_MAX : 8 * it->budget;
   it->want_traces = traces != NULL;
+  it->want_effects = it->want_traces && s->effect_traces;
+  it->want_blocks = it->want_traces && !s->effect_traces;
   int rc = setup(ctx, it);
   for (uint32_t gz = 0; rc == 0 && gz < it->ngroups[2]; gz++)
     for (uint32_t gy = 0; rc == 0 && gy < it->ngroups[1]; gy++)

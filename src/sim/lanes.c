@@ -167,12 +167,15 @@ static int lane_call(sim_run *r, sim_wave *w, const sim_inst *x, uint32_t pc, ui
     if (f == RC_BI_ATOMIC_CMPXCHG) nw.i = old.i == (int64_t)B[l] ? (int64_t)C[l] : old.i;
     else nw.i = sim_atomic_op(f, x->bits, old.i, (int64_t)B[l]);
     sim_write_le(p, size, sim_to_bits(nw, ty));
+    if (r->want_effects)
+      sim_effect_push(&w->trace[l], RC_EFFECT_ATOMIC, f, A[l], B[l], f == RC_BI_ATOMIC_CMPXCHG ? C[l] : 0);
     D[l] = old.u;
     return STEP_OK;
   }
   case RC_SIG_MEMCPY:
   case RC_SIG_MEMSET: {
     uint64_t n = sim_uval((int64_t)C[l], x->bits);
+    if (r->want_effects) sim_effect_push(&w->trace[l], RC_EFFECT_CALL, f, A[l], B[l], n);
     if (n == 0) return STEP_OK;
     use_lane(r, w, l);
     uint8_t *dst = rc_addr_resolve(&r->map, A[l], n);
@@ -204,6 +207,8 @@ static int lane_call(sim_run *r, sim_wave *w, const sim_inst *x, uint32_t pc, ui
     char why[300];
     sim_slot v;
     if (sim_builtin_other(&c, &v, why, sizeof why) != 0) return wave_fault_lane(r, w, l, pc, "%s", why);
+    if (r->want_effects && (rc_builtin_get(f)->flags & RC_BF_EFFECTS))
+      sim_effect_push(&w->trace[l], RC_EFFECT_CALL, f, A[l], B[l], C[l]);
     if (ty != RC_VOID) D[l] = v.u;
     return STEP_OK;
   }
@@ -239,7 +244,9 @@ static int lane_op(sim_run *r, sim_wave *w, const sim_inst *x, uint32_t pc, uint
     use_lane(r, w, l);
     uint8_t *p = rc_addr_resolve(&r->map, B[l], (uint64_t)x->imm);
     if (!p) return mem_fault(r, w, l, pc, "store", B[l], (uint64_t)x->imm);
-    sim_write_le(p, (unsigned)x->imm, sim_to_bits(lane_slot(A[l]), ty));
+    uint64_t bits = sim_to_bits(lane_slot(A[l]), ty);
+    sim_write_le(p, (unsigned)x->imm, bits);
+    if (r->want_effects) sim_effect_push(&w->trace[l], RC_EFFECT_STORE, (unsigned)x->imm, B[l], bits, 0);
     return STEP_OK;
   }
   case RC_OP_CALL: return lane_call(r, w, x, pc, l, D, A, B, C);
@@ -306,7 +313,12 @@ int lanes_exec(sim_run *r, sim_wave *w, uint32_t pc, bool scalar) {
   case RC_OP_BALLOT: case RC_OP_EXEC: case RC_OP_SETEXEC: case RC_OP_RGET: case RC_OP_RSET:
     return wave_op(r, w, x, pc, scalar, D, A);
   case RC_OP_CALL:
-    if (x->aux == RC_BI_BARRIER) return STEP_BARRIER;
+    if (x->aux == RC_BI_BARRIER) {
+      if (r->want_effects)
+        for (uint64_t m = w->exec; m; m &= m - 1)
+          sim_effect_push(&w->trace[__builtin_ctzll(m)], RC_EFFECT_BARRIER, 0, 0, 0, 0);
+      return STEP_BARRIER;
+    }
     break;
   default: break;
   }

@@ -42,8 +42,65 @@ static uint64_t count_original(const rc_kernel *k, const uint32_t *ids, uint64_t
   return n;
 }
 
+/* ---- effect traces (sim.h, "Effect traces"; the criterion of docs/meld.md) ---------------------- */
+
+static uint64_t effect_field(const uint32_t *e, unsigned i) {
+  return (uint64_t)e[1 + 2 * i] | (uint64_t)e[2 + 2 * i] << 32;
+}
+
+static void effect_describe(const uint32_t *e, char *buf, size_t len) {
+  if (!e) {
+    snprintf(buf, len, "the end");
+    return;
+  }
+  unsigned kind = e[0] >> 24, aux = e[0] & 0xffffffu;
+  uint64_t a = effect_field(e, 0), b = effect_field(e, 1), c = effect_field(e, 2);
+  switch (kind) {
+  case RC_EFFECT_STORE:
+    snprintf(buf, len, "store of %u bytes 0x%" PRIx64 " at 0x%" PRIx64, aux, b, a);
+    break;
+  case RC_EFFECT_ATOMIC:
+    snprintf(buf, len, "%s at 0x%" PRIx64 " (operands 0x%" PRIx64 ", 0x%" PRIx64 ")",
+             rc_builtin_get((rc_builtin)aux)->name, a, b, c);
+    break;
+  case RC_EFFECT_CALL:
+    snprintf(buf, len, "%s(0x%" PRIx64 ", 0x%" PRIx64 ", 0x%" PRIx64 ")",
+             rc_builtin_get((rc_builtin)aux)->name, a, b, c);
+    break;
+  case RC_EFFECT_BARRIER: snprintf(buf, len, "barrier"); break;
+  default: snprintf(buf, len, "effect %u", kind); break;
+  }
+}
+
+bool rc_effects_equivalent(const rc_traces *ta, const rc_traces *tb, char *why, size_t whylen) {
+  if (!ta->effects || !tb->effects) {
+    snprintf(why, whylen, "effect traces expected, but %s run recorded blocks",
+             !ta->effects ? "the first" : "the second");
+    return false;
+  }
+  if (ta->nthreads != tb->nthreads) {
+    snprintf(why, whylen, "expected %u threads, got %u", ta->nthreads, tb->nthreads);
+    return false;
+  }
+  for (uint32_t t = 0; t < ta->nthreads; t++) {
+    uint64_t la, lb;
+    const uint32_t *a = rc_traces_thread(ta, t, &la), *b = rc_traces_thread(tb, t, &lb);
+    uint64_t n = la < lb ? la : lb, i = 0;
+    while (i < n && memcmp(a + i, b + i, RC_EFFECT_WORDS * sizeof *a) == 0) i += RC_EFFECT_WORDS;
+    if (i == la && i == lb) continue;
+    char x[160], y[160];
+    effect_describe(i < la ? a + i : NULL, x, sizeof x);
+    effect_describe(i < lb ? b + i : NULL, y, sizeof y);
+    snprintf(why, whylen, "thread %u, effect %" PRIu64 ": expected %s, got %s (%" PRIu64 " and %" PRIu64
+             " effects)", t, i / RC_EFFECT_WORDS, x, y, la / RC_EFFECT_WORDS, lb / RC_EFFECT_WORDS);
+    return false;
+  }
+  return true;
+}
+
 bool rc_traces_equivalent(const rc_kernel *ka, const rc_traces *ta, const rc_kernel *kb,
                           const rc_traces *tb, char *why, size_t whylen) {
+  if (ta->effects || tb->effects) return rc_effects_equivalent(ta, tb, why, whylen);
   if (ta->nthreads != tb->nthreads) {
     snprintf(why, whylen, "expected %u threads, got %u", ta->nthreads, tb->nthreads);
     return false;

@@ -101,7 +101,7 @@ static int lanes_join_block(sim_run *r, sim_wave *w, uint64_t lanes, uint32_t pc
         return wave_fault_lane(r, w, l, pc, "step budget of %" PRIu64 " instructions per thread exceeded "
                                              "(raise it with --steps)", r->budget);
     }
-  if (r->want_traces && b < r->ntraced)
+  if (r->want_blocks && b < r->ntraced)
     for (uint64_t m = lanes; m; m &= m - 1) rc_vec_push(&w->trace[__builtin_ctzll(m)], b);
   w->recorded |= lanes;
   return STEP_OK;
@@ -434,6 +434,8 @@ int waverun(rc_ctx *ctx, const sim_machine *mach, const rc_kernel *k, const rc_r
   r->stats = stats;
   r->timeline = timeline;
   r->want_traces = traces != NULL;
+  r->want_effects = r->want_traces && s->effect_traces;
+  r->want_blocks = r->want_traces && !s->effect_traces;
   stats->wave_size = r->W;
   stats->threads = rc_run_spec_threads(s);
   int rc = setup(ctx, r);
@@ -449,7 +451,10 @@ int waverun(rc_ctx *ctx, const sim_machine *mach, const rc_kernel *k, const rc_r
         }
         if (run_group(r) != STEP_OK) rc = -1;
       }
-  if (rc == 0 && traces) sim_traces_gather(traces, rc_run_spec_threads(s), r->toff, r->tlen, &r->chunk);
+  if (rc == 0 && traces) {
+    sim_traces_gather(traces, rc_run_spec_threads(s), r->toff, r->tlen, &r->chunk);
+    traces->effects = r->want_effects;
+  }
   if (fault->happened) /* count the duplicates of the waves that were running */
     for (uint32_t f = 0; f < r->nframes; f++)
       if (!r->waves[f].counted && r->waves[f].serial) wave_done(r, &r->waves[f]);

@@ -118,6 +118,7 @@ struct sim_run {
   uint64_t max_stack;
   /* outputs */
   bool want_traces;
+  bool want_blocks, want_effects; /* what the traces record (rc_run_spec.effect_traces) */
   uint32_t ntraced;    /* blocks below this id are the kernel's own (run_form.c appends the blocks
                           of inlined calls: not traced, not in the per-block figures) */
   rc_fault *fault;

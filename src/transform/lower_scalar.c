@@ -87,7 +87,9 @@ void rc_scalar_values(const rc_kernel *k, const rc_uniformity *u, const uint8_t 
   memset(count, 0, n * sizeof *count);
   for (uint32_t b = 0; b < k->nblocks; b++)
     for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      for (uint32_t o = 0; o < i->nops; o++) {
+      for (uint32_t o = 0; i->v.id != RC_NONE && o < i->nops; o++) { /* the users counted above:
+        instructions with a result (a store or branch is never scalar); counting the others here
+        too ran past the end of `users` and shifted other values' user lists */
         const rc_value *x = i->ops[o];
         if (x->id != RC_NONE && x->kind != RC_V_CONST) users[start[x->id] + count[x->id]++] = i;
       }

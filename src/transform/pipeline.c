@@ -89,6 +89,11 @@ static const rc_pass_info passes[] = {
      "leaves, or the whole kernel as in section 3), order=rpo|interleave, "
      "merge-loops (one back edge for nested loops, Fig. 8), show-values (the guard values at each guard)",
      rc_pass_linearize, RC_LEVEL_THREAD, "opt= region= order= merge-loops show-values"},
+    {"meld",
+     "DARM control-flow melding (Saumya et al. 2022): similar subgraphs on both sides of a divergent "
+     "branch melded, selects on its condition, unaligned runs unpredicated; options: threshold=T "
+     "(melding profitability, default 0.2), max-rounds=N (default 1000)",
+     rc_pass_meld, RC_LEVEL_THREAD, "threshold= max-rounds="},
     {"ssa-repair", "restore SSA dominance and phi incomings after CFG edits", rc_pass_ssa_repair,
      RC_LEVEL_THREAD, ""},
     {"lower",
