@@ -266,25 +266,23 @@ bool rc_block_has_barrier(const rc_block *b) {
   return false;
 }
 
+/* dst gets src's body fields (rc_kernel_swap_bodies); the blocks' parent pointers are the caller's. */
+static void take_body(rc_kernel *dst, const rc_kernel *src) {
+  dst->level = src->level;
+  dst->param_divergent = src->param_divergent;
+  dst->params = src->params, dst->nparams = src->nparams, dst->paramcap = src->paramcap;
+  dst->blocks = src->blocks, dst->nblocks = src->nblocks, dst->blockcap = src->blockcap;
+  dst->regs = src->regs, dst->nregs = src->nregs, dst->regcap = src->regcap;
+  dst->nvalues = src->nvalues;
+  dst->block_names = src->block_names, dst->value_names = src->value_names;
+  dst->fresh_counters = src->fresh_counters, dst->reg_names = src->reg_names;
+}
+
 void rc_kernel_swap_bodies(rc_kernel *a, rc_kernel *b) {
   assert(a->mod == b->mod);
   rc_kernel t = *a;
-  a->level = b->level;
-  a->param_divergent = b->param_divergent;
-  a->params = b->params, a->nparams = b->nparams, a->paramcap = b->paramcap;
-  a->blocks = b->blocks, a->nblocks = b->nblocks, a->blockcap = b->blockcap;
-  a->regs = b->regs, a->nregs = b->nregs, a->regcap = b->regcap;
-  a->nvalues = b->nvalues;
-  a->block_names = b->block_names, a->value_names = b->value_names;
-  a->fresh_counters = b->fresh_counters, a->reg_names = b->reg_names;
-  b->level = t.level;
-  b->param_divergent = t.param_divergent;
-  b->params = t.params, b->nparams = t.nparams, b->paramcap = t.paramcap;
-  b->blocks = t.blocks, b->nblocks = t.nblocks, b->blockcap = t.blockcap;
-  b->regs = t.regs, b->nregs = t.nregs, b->regcap = t.regcap;
-  b->nvalues = t.nvalues;
-  b->block_names = t.block_names, b->value_names = t.value_names;
-  b->fresh_counters = t.fresh_counters, b->reg_names = t.reg_names;
+  take_body(a, b);
+  take_body(b, &t);
   for (uint32_t i = 0; i < a->nblocks; i++) a->blocks[i]->parent = a;
   for (uint32_t i = 0; i < b->nblocks; i++) b->blocks[i]->parent = b;
 }

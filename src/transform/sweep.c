@@ -108,6 +108,7 @@ static uint32_t cycle_contiguous_layout(const rc_cfg *g, const rc_cycle_info *ci
   if (nreach) heap_push(&ready, 0); /* the entry */
   while (placed < nreach) {
     if (ready.n == 0) { /* an open irreducible cycle waits for an entry that is not ready: close it */
+      if (depth == 0) break; /* cannot happen: without the DFS back edges the CFG is acyclic */
       uint32_t c = stack[--depth];
       open[c] = 0;
       for (uint32_t j = 0; j < deferred[c].len; j++) heap_push(&ready, deferred[c].data[j]);
@@ -389,6 +390,12 @@ int rc_sweep_lower(rc_ctx *ctx, rc_kernel *k, const sweep_opts *o, rc_stats *sta
   S->n = cycle_contiguous_layout(&g, &ci, order);
   rc_cycles_free(&ci);
   rc_cfg_free(&g);
+  if (S->n != nb) {
+    free(order);
+    free_sweep(S);
+    return rc_error(ctx, "%s: the layout of @%s placed %u of its %u blocks (a bug in reconv)", o->pass, k->name,
+                    S->n, nb);
+  }
   for (uint32_t i = 0; i < S->n; i++) {
     S->layout[i] = k->blocks[order[i]];
     S->pos[order[i]] = i;
