@@ -47,6 +47,7 @@
  * marked !scalar. */
 #include "reconv/analysis.h"
 #include "reconv/transform.h"
+#include "phi_registers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,10 +75,9 @@ typedef struct lower {
   RC_VEC(zero_init) zeros;
   uint32_t *stamp, *zstamp, cur;
   rc_u32vec queue;
-  rc_reg **phi_reg;   /* per value id of a phi */
-  rc_value **phi_val; /* per value id of a phi: the rget that replaces it */
+  phi_registers phis; /* out of SSA */
   /* statistics */
-  uint32_t ndivergent, nuniform, nprimary, nmoves, nors, nzeros, nsplits, nflow, nskips, nphiregs, nscalar;
+  uint32_t ndivergent, nuniform, nprimary, nmoves, nors, nzeros, nsplits, nflow, nskips, nscalar;
   uint32_t nwavediv, nreruns;
 } lower;
 
@@ -262,14 +262,6 @@ static rc_block *target_of(lower *L, const rc_block *from, rc_block *to) {
   return rc_u64map_get(&L->retarget, (uint64_t)from->id << 32 | to->id) ? L->join[to->id] : to;
 }
 
-/* The phi copies of the edge from -> to. */
-static void emit_copies(lower *L, rc_builder *bl, rc_block *from, rc_block *to) {
-  for (rc_instr *phi = to->first; phi && phi->op == RC_OP_PHI; phi = phi->next) {
-    rc_value *v = rc_phi_value_for(phi, from);
-    if (v && v->kind != RC_V_UNDEF) rc_build_rset(bl, L->phi_reg[phi->v.id], v);
-  }
-}
-
 static void retarget_all(lower *L, rc_block *x, rc_instr *t) {
   for (uint32_t i = 0; i < t->ntargets; i++) {
     rc_block *nt = target_of(L, x, t->targets[i]);
@@ -314,7 +306,7 @@ static void emit_divergent(lower *L, rc_builder *bl, rc_block *p, rc_instr *t) {
   char n1[1100], n2[1100], n3[1100], n4[1100], n5[1100];
   char to[1100];
   snprintf(to, sizeof to, "to%.1000s", B->name);
-  emit_copies(L, bl, p, B);
+  phi_registers_copy_edge(&L->phis, bl, p, B);
   rc_value *toB, *rest, *e;
   if (t->targets[0] == B) {
     toB = rc_build_ballot(bl, c, vname(n1, sizeof n1, p->name, to));
@@ -336,7 +328,7 @@ static void emit_divergent(lower *L, rc_builder *bl, rc_block *p, rc_instr *t) {
     rc_build_rset(bl, m, rc_build_binop(bl, RC_OP_OR, old, toB, old->name ? n4s : NULL));
   }
   rc_build_setexec(bl, rest);
-  emit_copies(L, bl, p, S);
+  phi_registers_copy_edge(&L->phis, bl, p, S);
   rc_instr *nt;
   if (L->skip || L->keep_skip[p->id]) {
     nt = rc_instr_new(L->k, RC_OP_BREXECZ, RC_VOID, 0, 2);
@@ -363,7 +355,7 @@ static void emit_end(lower *L, rc_block *x, const zero_init *z, uint32_t nz) {
   for (uint32_t i = 0; i < t->ntargets; i++) {
     bool seen = false;
     for (uint32_t j = 0; j < i && !seen; j++) seen = t->targets[j] == t->targets[i];
-    if (!seen) emit_copies(L, &bl, x, t->targets[i]);
+    if (!seen) phi_registers_copy_edge(&L->phis, &bl, x, t->targets[i]);
   }
   retarget_all(L, x, t);
 }
@@ -377,35 +369,15 @@ static int cmp_zero(const void *a, const void *b) {
 /* Registers for the phis and rgets in their place; the restore (and the split's zeroing) first. */
 static void replace_phis(lower *L, const uint8_t *scalar) {
   rc_kernel *k = L->k;
-  uint32_t nvalues = k->nvalues; /* phi_val covers the values before the rgets */
   for (uint32_t b = 0; b < L->nb; b++) {
     rc_block *B = k->blocks[b];
     rc_builder bl;
     rc_builder_before(&bl, rc_block_first_nonphi(B));
     if (L->is_primary[b] && !L->wants_join[b]) emit_restore(L, &bl, B);
     if (L->split[b]) rc_build_rset(&bl, L->mask[b], rc_const_int(k, RC_MASK, 0));
-    uint32_t index = 0;
-    for (rc_instr *phi = B->first; phi && phi->op == RC_OP_PHI; phi = phi->next, index++) {
-      char name[1100];
-      const char *pname = phi->v.name;
-      if (pname) snprintf(name, sizeof name, "%s", pname);
-      else snprintf(name, sizeof name, "%.1000s.phi%u", B->name, index);
-      bool s = scalar[phi->v.id];
-      rc_reg *r = rc_kernel_add_reg(k, (rc_type)phi->v.type, s, name);
-      if (!r) r = rc_kernel_add_reg(k, (rc_type)phi->v.type, s, NULL);
-      L->phi_reg[phi->v.id] = r;
-      L->nphiregs++;
-      rc_value_set_name(k, &phi->v, NULL);
-      L->phi_val[phi->v.id] = rc_build_rget(&bl, r, pname);
-    }
+    phi_registers_of_block(&L->phis, k, B, &bl, scalar);
   }
-  /* every use of a phi now reads its rget (phi incomings included: the copies read them) */
-  for (uint32_t b = 0; b < L->nb; b++)
-    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      for (uint32_t o = 0; o < i->nops; o++) {
-        rc_value *v = i->ops[o];
-        if (v->kind == RC_V_INSTR && v->id < nvalues && L->phi_val[v->id]) i->ops[o] = L->phi_val[v->id];
-      }
+  phi_registers_replace_uses(&L->phis, k, L->nb);
 }
 
 /* ---- the pass ---------------------------------------------------------------------------------------------------- */
@@ -425,8 +397,7 @@ static void free_lower(lower *L) {
   free(L->stamp);
   free(L->zstamp);
   rc_vec_free(&L->queue);
-  free(L->phi_reg);
-  free(L->phi_val);
+  phi_registers_free(&L->phis);
 }
 
 static int parse_args(rc_ctx *ctx, const rc_pass_args *args, lower *L, unsigned *unif_flags, bool *repair) {
@@ -449,7 +420,7 @@ static void set_stats(const lower *L, rc_stats *stats) {
   rc_stats_set(stats, "virtual_splits", L->nsplits);
   rc_stats_set(stats, "rejoin_flow_blocks", L->nflow);
   rc_stats_set(stats, "empty_exec_skips", L->nskips);
-  rc_stats_set(stats, "phi_registers", L->nphiregs);
+  rc_stats_set(stats, "phi_registers", L->phis.count);
   rc_stats_set(stats, "static_scalar_instructions", L->nscalar);
   rc_stats_set(stats, "wave_divergent_branches", L->nwavediv);
   rc_stats_set(stats, "reconverge_reruns", L->nreruns);
@@ -532,8 +503,7 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
     L->join[b] = j;
     L->nflow++;
   }
-  L->phi_reg = rc_xcalloc(k->nvalues + 1, sizeof *L->phi_reg);
-  L->phi_val = rc_xcalloc(k->nvalues + 1, sizeof *L->phi_val);
+  phi_registers_init(&L->phis, k);
   replace_phis(L, scalar);
   if (L->zeros.len) qsort(L->zeros.data, L->zeros.len, sizeof *L->zeros.data, cmp_zero);
   uint32_t z = 0;

@@ -42,6 +42,7 @@
  * uniform may be computed for different lanes in different iterations. */
 #include "sweep.h"
 
+#include "phi_registers.h"
 #include "reconv/analysis.h"
 
 #include <stdio.h>
@@ -168,58 +169,23 @@ typedef struct sweep {
   rc_block *end;       /* after the last block: ret */
   rc_reg *ip;          /* labels: the lanes' next block */
   rc_reg **waiting;    /* masks: per position, $e.B */
-  rc_reg **phi_reg;    /* per value id of a phi */
-  rc_value **phi_val;  /* per value id of a phi: the rget that replaces it */
-  uint32_t nphiregs, nchecks, nbackward;
+  phi_registers phis;  /* out of SSA, as in lower.c */
+  uint32_t nchecks, nbackward;
 } sweep;
 
 static rc_block *next_dispatch(const sweep *S, uint32_t i) {
   return i + 1 < S->n ? S->dispatch[i + 1] : S->end;
 }
 
-/* The phis of `to` become vector registers, read at its top after the dispatch set exec. */
+/* The phis become vector registers, read at the top of their block after the dispatch set exec. */
 static void phis_to_registers(sweep *S) {
-  rc_kernel *k = S->k;
-  uint32_t nvalues = k->nvalues;
+  phi_registers_init(&S->phis, S->k);
   for (uint32_t i = 0; i < S->n; i++) {
-    rc_block *B = S->layout[i];
     rc_builder bl;
-    rc_builder_before(&bl, rc_block_first_nonphi(B));
-    uint32_t index = 0;
-    for (rc_instr *phi = B->first; phi && phi->op == RC_OP_PHI; phi = phi->next, index++) {
-      char name[1100];
-      const char *pname = phi->v.name;
-      if (pname) snprintf(name, sizeof name, "%s", pname);
-      else snprintf(name, sizeof name, "%.1000s.phi%u", B->name, index);
-      rc_reg *r = rc_kernel_add_reg(k, (rc_type)phi->v.type, false, name);
-      if (!r) r = rc_kernel_add_reg(k, (rc_type)phi->v.type, false, NULL);
-      S->phi_reg[phi->v.id] = r;
-      S->nphiregs++;
-      rc_value_set_name(k, &phi->v, NULL);
-      S->phi_val[phi->v.id] = rc_build_rget(&bl, r, pname);
-    }
+    rc_builder_before(&bl, rc_block_first_nonphi(S->layout[i]));
+    phi_registers_of_block(&S->phis, S->k, S->layout[i], &bl, NULL);
   }
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      for (uint32_t o = 0; o < i->nops; o++) {
-        rc_value *v = i->ops[o];
-        if (v->kind == RC_V_INSTR && v->id < nvalues && S->phi_val[v->id]) i->ops[o] = S->phi_val[v->id];
-      }
-}
-
-static bool has_copies(const sweep *S, const rc_block *from, const rc_block *to) {
-  for (rc_instr *phi = to->first; phi && phi->op == RC_OP_PHI; phi = phi->next) {
-    rc_value *v = rc_phi_value_for(phi, from);
-    if (v && v->kind != RC_V_UNDEF && S->phi_reg[phi->v.id]) return true;
-  }
-  return false;
-}
-
-static void emit_copies(sweep *S, rc_builder *bl, rc_block *from, rc_block *to) {
-  for (rc_instr *phi = to->first; phi && phi->op == RC_OP_PHI; phi = phi->next) {
-    rc_value *v = rc_phi_value_for(phi, from);
-    if (v && v->kind != RC_V_UNDEF) rc_build_rset(bl, S->phi_reg[phi->v.id], v);
-  }
+  phi_registers_replace_uses(&S->phis, S->k, S->k->nblocks);
 }
 
 /* The lanes in `lanes` (all active ones when NULL) go to `to`: their label or to's waiting mask. */
@@ -291,13 +257,13 @@ static int emit_end(sweep *S, rc_block *B) {
     if (S->o->lane_labels) rc_build_rset(&bl, S->ip, rc_const_int(k, RC_I32, DONE_LABEL));
   } else if (t->op == RC_OP_JMP || (t->op == RC_OP_BR && t->targets[0] == t->targets[1])) {
     rc_block *to = t->targets[0];
-    emit_copies(S, &bl, B, to);
+    phi_registers_copy_edge(&S->phis, &bl, B, to);
     emit_choice(S, &bl, NULL, to);
     out[nout++] = (edge_out){to, NULL};
   } else if (t->op == RC_OP_BR) {
     rc_value *c = t->ops[0];
     rc_block *T = t->targets[0], *F = t->targets[1];
-    bool copies = has_copies(S, B, T) || has_copies(S, B, F);
+    bool copies = phi_registers_edge_has_copies(&S->phis, B, T) || phi_registers_edge_has_copies(&S->phis, B, F);
     bool backward = S->pos[T->id] <= S->pos[B->id] || S->pos[F->id] <= S->pos[B->id];
     rc_value *toT = NULL, *toF = NULL;
     if (copies || backward || !S->o->lane_labels) {
@@ -313,10 +279,10 @@ static int emit_end(sweep *S, rc_block *B) {
       emit_choice(S, &bl, toF, F);
     } else {
       rc_build_setexec(&bl, toT);
-      emit_copies(S, &bl, B, T);
+      phi_registers_copy_edge(&S->phis, &bl, B, T);
       emit_choice(S, &bl, toT, T);
       rc_build_setexec(&bl, toF);
-      emit_copies(S, &bl, B, F);
+      phi_registers_copy_edge(&S->phis, &bl, B, F);
       emit_choice(S, &bl, toF, F);
     }
     out[nout++] = (edge_out){T, toT};
@@ -357,8 +323,7 @@ static void free_sweep(sweep *S) {
   free(S->dispatch);
   free(S->back);
   free(S->waiting);
-  free(S->phi_reg);
-  free(S->phi_val);
+  phi_registers_free(&S->phis);
 }
 
 int rc_sweep_lower(rc_ctx *ctx, rc_kernel *k, const sweep_opts *o, rc_stats *stats) {
@@ -412,8 +377,6 @@ int rc_sweep_lower(rc_ctx *ctx, rc_kernel *k, const sweep_opts *o, rc_stats *sta
     S->waiting[i] = rc_kernel_add_reg(k, RC_MASK, true, name);
     if (!S->waiting[i]) S->waiting[i] = rc_kernel_add_reg(k, RC_MASK, true, NULL);
   }
-  S->phi_reg = rc_xcalloc(k->nvalues + 1, sizeof *S->phi_reg);
-  S->phi_val = rc_xcalloc(k->nvalues + 1, sizeof *S->phi_val);
   phis_to_registers(S);
 
   for (uint32_t i = 0; i < S->n; i++) {
@@ -467,7 +430,7 @@ int rc_sweep_lower(rc_ctx *ctx, rc_kernel *k, const sweep_opts *o, rc_stats *sta
     rc_stats_set(stats, "dispatch_blocks", S->n);
     rc_stats_set(stats, "backward_edges", S->nbackward);
     rc_stats_set(stats, "second_backward_tests", S->nchecks);
-    rc_stats_set(stats, "phi_registers", S->nphiregs);
+    rc_stats_set(stats, "phi_registers", S->phis.count);
     rc_stats_set(stats, "blocks_after", k->nblocks);
   }
   free_sweep(S);

@@ -12,39 +12,10 @@
 #include "reconv/gen.h"
 #include "reconv/sim.h"
 #include "reconv/transform.h"
+#include "wave_outcome.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct outcome {
-  rc_memory mem;
-  rc_traces tr;
-  rc_fault fault;
-  rc_run_stats st;
-  int rc;
-} outcome;
-
-static void outcome_free(outcome *o) {
-  rc_memory_free(&o->mem);
-  rc_traces_free(&o->tr);
-  rc_run_stats_free(&o->st);
-}
-
-static void run_on(rc_ctx *ctx, bool ipdom, const rc_kernel *k, const rc_run_spec *s, outcome *o) {
-  memset(o, 0, sizeof *o);
-  o->rc = rc_memory_init(ctx, &o->mem, s, k);
-  if (o->rc) return;
-  if (!ipdom) o->rc = rc_interp_run(ctx, k, s, &o->mem, &o->tr, &o->st, &o->fault);
-  else o->rc = rc_ipdom_run(ctx, k, s, &o->mem, &o->tr, &o->st, &o->fault, NULL);
-}
-
-static bool same(const rc_kernel *ka, const outcome *a, const rc_kernel *kb, const outcome *b, char *why, size_t n) {
-  if (b->rc) {
-    snprintf(why, n, "%s", b->fault.happened ? b->fault.message : "error");
-    return false;
-  }
-  return rc_traces_equivalent(ka, &a->tr, kb, &b->tr, why, n) && rc_memory_equal(&a->mem, &b->mem, why, n);
-}
 
 /* The kernel of iteration it: a shape that varies with it (as prop_wave_equiv.c). */
 static rc_kernel *kernel_for(rc_module *m, unsigned it) {
@@ -106,7 +77,7 @@ TEST(linearize_is_structured_and_trace_equivalent_on_random_kernels) {
     CHECK(rc_run_spec_parse_kernel(&d.ctx, &s, k) == 0);
     s.wave = 1 + (it * 7) % 32;
     outcome ref;
-    run_on(&d.ctx, false, k, &s, &ref);
+    run_on(&d.ctx, MACHINE_THREADS, k, &s, &ref);
     CHECK_EQ_INT(ref.rc, 0);
     for (int opt = 0; opt <= 3 && failures < 5; opt++) {
       char pipeline[96];
@@ -131,13 +102,13 @@ TEST(linearize_is_structured_and_trace_equivalent_on_random_kernels) {
       memset(&th, 0, sizeof th);
       memset(&ip, 0, sizeof ip);
       if (ok) {
-        run_on(&d.ctx, false, t, &s, &th);
-        ok = same(k, &ref, t, &th, why, sizeof why);
+        run_on(&d.ctx, MACHINE_THREADS, t, &s, &th);
+        ok = same_outcome(k, &ref, t, &th, why, sizeof why);
         executed[opt] += th.st.instructions;
       }
       if (ok) {
-        run_on(&d.ctx, true, t, &s, &ip);
-        ok = same(k, &ref, t, &ip, why, sizeof why);
+        run_on(&d.ctx, MACHINE_IPDOM, t, &s, &ip);
+        ok = same_outcome(k, &ref, t, &ip, why, sizeof why);
         if (!ok) {
           size_t l = strlen(why);
           snprintf(why + l, sizeof why - l, " (IPDOM model)");

@@ -1,6 +1,6 @@
 /* Running a kernel on one of reconv's machines and comparing two runs (traces and final memory):
  * shared by the property tests that check a wave-level machine against the thread-level
- * interpreter (prop_wave_equiv.c, prop_barriers.c, prop_sweep.c). */
+ * interpreter (prop_wave_equiv.c, prop_barriers.c, prop_sweep.c, prop_linearize.c). */
 #ifndef RECONV_TEST_WAVE_OUTCOME_H
 #define RECONV_TEST_WAVE_OUTCOME_H
 
@@ -15,21 +15,23 @@ typedef struct outcome {
   rc_memory mem;
   rc_traces tr;
   rc_fault fault;
+  rc_run_stats st;
   int rc;
 } outcome;
 
 static inline void outcome_free(outcome *o) {
   rc_memory_free(&o->mem);
   rc_traces_free(&o->tr);
+  rc_run_stats_free(&o->st);
 }
 
 static inline void run_on(rc_ctx *ctx, int machine, const rc_kernel *k, const rc_run_spec *s, outcome *o) {
   memset(o, 0, sizeof *o);
   o->rc = rc_memory_init(ctx, &o->mem, s, k);
   if (o->rc) return;
-  if (machine == MACHINE_THREADS) o->rc = rc_interp_run(ctx, k, s, &o->mem, &o->tr, NULL, &o->fault);
-  else if (machine == MACHINE_IPDOM) o->rc = rc_ipdom_run(ctx, k, s, &o->mem, &o->tr, NULL, &o->fault, NULL);
-  else o->rc = rc_wave_run(ctx, k, s, &o->mem, &o->tr, NULL, &o->fault, NULL);
+  if (machine == MACHINE_THREADS) o->rc = rc_interp_run(ctx, k, s, &o->mem, &o->tr, &o->st, &o->fault);
+  else if (machine == MACHINE_IPDOM) o->rc = rc_ipdom_run(ctx, k, s, &o->mem, &o->tr, &o->st, &o->fault, NULL);
+  else o->rc = rc_wave_run(ctx, k, s, &o->mem, &o->tr, &o->st, &o->fault, NULL);
 }
 
 /* Did b (a run of kb) do what a (a run of ka) did? why receives the first difference. */
