@@ -81,6 +81,10 @@ int rc_pass_full_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, 
  * by effect traces (rc_run_spec.effect_traces). */
 int rc_pass_meld(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 
+/* Two-way branches, reachable blocks, exits out of endless regions, one exit block: what reconverge
+ * (thesis 4.1) and linearize prepare first (src/transform/prepare_cfg.c). */
+int rc_prepare_cfg(rc_ctx *ctx, rc_kernel *k, rc_stats *stats);
+
 const rc_pass_info *rc_pass_lookup(const char *name);
 /* Check args against the registered options of pass `name`: every key known, values exactly where
  * the option takes one. Reports "NAME: ..." through ctx and returns -1 otherwise. rc_pipeline_run

@@ -283,30 +283,6 @@ static int check_barriers(rc_ctx *ctx, const rc_kernel *k, const rc_analysis *a,
   return 0;
 }
 
-/* Preparation shared with reconverge: two-way branches, reachable blocks, one exit. */
-static int prepare(rc_ctx *ctx, rc_kernel *k, rc_stats *stats) {
-  bool sw = false;
-  for (uint32_t b = 0; b < k->nblocks; b++) {
-    rc_instr *t = rc_block_term(k->blocks[b]);
-    sw |= t && t->op == RC_OP_SWITCH;
-  }
-  if (sw && rc_pass_lowerswitch(ctx, k, NULL, stats)) return -1;
-  if (rc_pass_remove_dead_blocks(ctx, k, NULL, stats) || rc_pass_connect_infinite_loops(ctx, k, NULL, stats) ||
-      rc_pass_unify_exits(ctx, k, NULL, stats))
-    return -1;
-  for (uint32_t b = 0; b < k->nblocks; b++) { /* br c, T, T is a jump */
-    rc_instr *t = rc_block_term(k->blocks[b]);
-    if (t && t->op == RC_OP_BR && t->targets[0] == t->targets[1]) {
-      rc_block *target = t->targets[0];
-      rc_instr_detach(t);
-      rc_builder bld;
-      rc_builder_at_end(&bld, k->blocks[b]);
-      rc_build_jmp(&bld, target);
-    }
-  }
-  return 0;
-}
-
 /* A region needs a block above the entry or below the exit: give the kernel an empty entry block
  * and an exit block that returns (flagged RC_BLOCK_VIRTUAL, skipped in traces). */
 static void add_boundary(rc_kernel *k, bool entry, bool exit) {
@@ -335,7 +311,7 @@ static void add_boundary(rc_kernel *k, bool entry, bool exit) {
 }
 
 static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region_mode mode, rc_stats *stats) {
-  if (prepare(ctx, k, stats)) return -1;
+  if (rc_prepare_cfg(ctx, k, stats)) return -1;
   rc_analysis a;
   region_vec rv = {0};
   bool added_entry = false, added_exit = false;

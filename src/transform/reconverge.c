@@ -126,14 +126,6 @@ static uint32_t count_uniform_branches(const rc_kernel *k, const rc_uniformity *
   return n;
 }
 
-static bool has_switch(const rc_kernel *k) {
-  for (uint32_t b = 0; b < k->nblocks; b++) {
-    rc_instr *t = rc_block_term(k->blocks[b]);
-    if (t && t->op == RC_OP_SWITCH) return true;
-  }
-  return false;
-}
-
 /* Analyse k and say whether it is reconverging; on a CFG snapshot and dominator tree of k when the
  * caller has them (cfg and dom not NULL: the analysis takes them over). */
 static bool reconverging_now(const rc_kernel *k, unsigned unif_flags, rc_u32vec *where,
@@ -404,20 +396,7 @@ static int reconverge_kernel(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args
   }
 
   /* preparation (thesis 4.1 step 1 and 4: two-way branches, one exit, reachable blocks only) */
-  if (has_switch(k) && rc_pass_lowerswitch(ctx, k, NULL, stats)) return -1;
-  if (rc_pass_remove_dead_blocks(ctx, k, NULL, stats) ||
-      rc_pass_connect_infinite_loops(ctx, k, NULL, stats) || rc_pass_unify_exits(ctx, k, NULL, stats))
-    return -1;
-  for (uint32_t b = 0; b < k->nblocks; b++) { /* br c, T, T is a jump */
-    rc_instr *t = rc_block_term(k->blocks[b]);
-    if (t && t->op == RC_OP_BR && t->targets[0] == t->targets[1]) {
-      rc_block *target = t->targets[0];
-      rc_instr_detach(t);
-      rc_builder bld;
-      rc_builder_at_end(&bld, k->blocks[b]);
-      rc_build_jmp(&bld, target);
-    }
-  }
+  if (rc_prepare_cfg(ctx, k, stats)) return -1;
 
   /* Rounds: the flow blocks and the repaired SSA can make a branch the analysis called uniform
    * divergent in the output (a new join of divergent paths); a further round treats it as divergent
