@@ -194,6 +194,8 @@ typedef enum rc_cmp {
 } rc_cmp;
 const char *rc_cmp_name(rc_cmp c); /* "slt", "oeq", "ult" (for both icmp ult and fcmp ult) ... */
 bool rc_cmp_is_float(rc_cmp c);
+/* The predicate true exactly where c is false (NaNs included: olt <-> uge). */
+rc_cmp rc_cmp_inverse(rc_cmp c);
 
 /* ---- builtins (called with RC_OP_CALL; pred holds the id, imm the modifiers) -----------------
  * The list is include/reconv/builtins.def (one line per builtin: name, class, types, flags);

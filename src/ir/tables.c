@@ -87,6 +87,21 @@ bool rc_cmp_is_float(rc_cmp c) {
   return c >= RC_CMP_OEQ && c < RC_CMP_COUNT;
 }
 
+rc_cmp rc_cmp_inverse(rc_cmp c) {
+  static const rc_cmp inverse[RC_CMP_COUNT] = {
+      [RC_CMP_EQ] = RC_CMP_NE,     [RC_CMP_NE] = RC_CMP_EQ,     [RC_CMP_SLT] = RC_CMP_SGE,
+      [RC_CMP_SLE] = RC_CMP_SGT,   [RC_CMP_SGT] = RC_CMP_SLE,   [RC_CMP_SGE] = RC_CMP_SLT,
+      [RC_CMP_ULT] = RC_CMP_UGE,   [RC_CMP_ULE] = RC_CMP_UGT,   [RC_CMP_UGT] = RC_CMP_ULE,
+      [RC_CMP_UGE] = RC_CMP_ULT,   [RC_CMP_OEQ] = RC_CMP_UNE,   [RC_CMP_ONE] = RC_CMP_UEQ,
+      [RC_CMP_OLT] = RC_CMP_FUGE,  [RC_CMP_OLE] = RC_CMP_FUGT,  [RC_CMP_OGT] = RC_CMP_FULE,
+      [RC_CMP_OGE] = RC_CMP_FULT,  [RC_CMP_ORD] = RC_CMP_UNO,   [RC_CMP_UEQ] = RC_CMP_ONE,
+      [RC_CMP_UNE] = RC_CMP_OEQ,   [RC_CMP_FULT] = RC_CMP_OGE,  [RC_CMP_FULE] = RC_CMP_OGT,
+      [RC_CMP_FUGT] = RC_CMP_OLE,  [RC_CMP_FUGE] = RC_CMP_OLT,  [RC_CMP_UNO] = RC_CMP_ORD,
+      [RC_CMP_FTRUE] = RC_CMP_FFALSE, [RC_CMP_FFALSE] = RC_CMP_FTRUE,
+  };
+  return c < RC_CMP_COUNT ? inverse[c] : c;
+}
+
 int rc_cmp_lookup(const char *s, size_t n, bool is_float) {
   for (int c = 0; c < RC_CMP_COUNT; c++)
     if (rc_cmp_is_float((rc_cmp)c) == is_float && word_is(s, n, cmp_names[c])) return c;

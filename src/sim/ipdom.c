@@ -13,8 +13,14 @@
  *     first, so that the true target runs first.
  * An entry whose next block is its RPC, or whose lanes are all gone, is popped. Lanes that return
  * leave every entry. Phi copies are performed when a branch is taken, for the lanes that take each
- * edge. Metrics: each instruction of an executed block is issued once, phis as vector moves,
- * terminators as scalar (branch) instructions; the stack depth is recorded; blocks the stack runs
+ * edge. Metrics, by the cost model of docs/cost.md (the rules the wave simulator counts lowered code
+ * by, applied to the code a GCN-like machine runs for a reconvergence stack): each instruction of
+ * an executed block is issued once as a vector instruction, terminators as scalar (branch)
+ * instructions; an edge's phi copies as vector moves (mask instructions for i1 phis: lane masks),
+ * under the lanes that take it, except those register coalescing removes (copies.c); one mask instruction per change of exec when the stack
+ * hands the wave a new entry, and one per further target of a divergent branch (the mask of the
+ * lanes that wait: s_and_saveexec then s_xor, as LLVM's AMDGPU backend lowers an if); the stack
+ * depth is recorded; blocks the stack runs
  * more often than the busiest lane needed are the duplicates Anantpur's Fig. 1 shows (B3 twice, B5
  * three times). Step budget and traces per lane are exactly the interpreter's. */
 #include "waves.h"
@@ -33,11 +39,11 @@ static void ipdom_prepare(sim_run *r) {
   rc_cfg_build(&g, k);
   rc_domtree_build(&pdom, &g, true);
   r->ipdom = rc_xmalloc((k->nblocks + 1) * sizeof *r->ipdom);
-  r->nphis = rc_xcalloc(k->nblocks + 1, sizeof *r->nphis);
+  r->edge_copies = rc_xcalloc(2 * r->code.nedges + 1, sizeof *r->edge_copies);
+  sim_kept_edge_copies(k, &r->code, r->edge_copies);
   for (uint32_t b = 0; b < k->nblocks; b++) {
     /* blocks outside the tree are unreachable and never run; treat them as reconverging at exit */
     r->ipdom[b] = rc_domtree_contains(&pdom, b) ? pdom.idom[b] : k->nblocks;
-    for (const rc_instr *i = k->blocks[b]->first; i && i->op == RC_OP_PHI; i = i->next) r->nphis[b]++;
     r->step_len[b] = r->code.budget_len[b]; /* as the interpreter counts */
   }
   rc_domtree_free(&pdom);
@@ -111,7 +117,15 @@ static int branch(sim_run *r, sim_wave *w, uint32_t b, uint32_t pc) {
   case RC_OP_SWITCH: n = switch_groups(r, w, x, edge, lanes); break;
   default: return wave_fault(r, w, pc, "'%s' cannot run on the IPDOM model", rc_opcode_name((rc_opcode)x->op));
   }
-  for (uint32_t i = 0; i < n; i++) lanes_edge_copies(r, w, &r->code.edges[edge[i]], lanes[i]);
+  uint32_t active = w->active;
+  for (uint32_t i = 0; i < n; i++) {
+    lanes_edge_copies(r, w, &r->code.edges[edge[i]], lanes[i]);
+    w->active = (uint32_t)__builtin_popcountll(lanes[i]); /* the copies run under the edge's lanes */
+    for (uint32_t c = 0; c < r->edge_copies[2 * edge[i]]; c++) wave_issue(r, w, ISSUE_VECTOR);
+    for (uint32_t c = 0; c < r->edge_copies[2 * edge[i] + 1]; c++) wave_issue(r, w, ISSUE_MASK);
+  }
+  w->active = active;
+  for (uint32_t i = 1; i < n; i++) wave_issue(r, w, ISSUE_MASK); /* the waiting lanes' masks */
   sim_stack_entry *top = &w->stack.data[w->stack.len - 1];
   if (n == 1) { /* the lanes agree: no divergence */
     top->pc = r->code.edges[edge[0]].block;
@@ -141,10 +155,11 @@ static int ipdom_run(sim_run *r, sim_wave *w) {
         return STEP_OK;
       }
       const sim_stack_entry *top = &w->stack.data[w->stack.len - 1];
+      bool exec_changes = top->mask != w->exec;
       wave_set_exec(r, w, top->mask);
       w->pc = r->code.block_pc[top->pc];
       if (wave_enter_block(r, w, top->pc, w->pc) != STEP_OK) return STEP_FAULT;
-      for (uint32_t p = 0; p < r->nphis[top->pc]; p++) wave_issue(r, w, ISSUE_VECTOR); /* edge moves */
+      if (exec_changes) wave_issue(r, w, ISSUE_MASK); /* the write of exec */
     }
     uint32_t pc = w->pc;
     while (!rc_opcode_is_terminator((rc_opcode)code[pc].op)) {

@@ -1,16 +1,24 @@
 /* The wave simulator: runs wave kernels (docs/ir.md, "Wave level"; the output of the lower pass)
  * on the launch machinery of waverun.c and the lane engine of lanes.c.
  *
- * What runs once per wave (scalar) and how every issued instruction is counted:
+ * What runs once per wave (scalar) and what per lane:
  *   mask  ballot, exec, setexec, and/or/xor/andn on masks, icmp on masks, rget/rset of mask
- *         registers: once per wave (mask values are scalar);
+ *         registers: once per wave (mask values are scalar); rset of a vector i1 register runs per
+ *         lane but is counted as a mask instruction (i1 values are lane masks on GCN);
  *   scalar  instructions marked !scalar, rget/rset of scalar registers: once per wave; and the
  *         terminators br, jmp, switch, brexecz, ret, unreachable (the branch unit);
  *   vector  everything else: for the lanes in exec.
+ * What an instruction costs is the cost model of docs/cost.md, an AMD GCN-like machine: each
+ * instruction takes one issue slot of its class, except what such a machine does not issue at all
+ * (cost_nothing below): reading exec or a register (an operand), ballot (a compare writes its
+ * lane mask directly), an rset that register coalescing removes (copies.c), and a setexec whose
+ * mask an and/or/andn/xor of the same block computes for it alone (s_or_b64 exec, exec, s[0:1]).
  * A scalar `br` or `switch` reads its condition once when it is a scalar value; when it is a vector
  * value every active lane must hold the same one, else the run faults: that is how a branch the
  * lowering kept as uniform (reconverge marks such branches !uniform) is checked on every run. */
 #include "waves.h"
+
+#include "reconv/analysis.h"
 
 #include <inttypes.h>
 
@@ -29,7 +37,8 @@ static int classify(const rc_instr *i, bool *once) {
     return ISSUE_MASK;
   case RC_OP_RGET: case RC_OP_RSET:
     *once = i->u.reg->scalar;
-    return is_mask_reg(i) ? ISSUE_MASK : i->u.reg->scalar ? ISSUE_SCALAR : ISSUE_VECTOR;
+    /* a vector i1 register is a lane mask on a GCN-like machine: written by s_or/s_andn2 */
+    return is_mask_reg(i) || i->u.reg->type == RC_I1 ? ISSUE_MASK : i->u.reg->scalar ? ISSUE_SCALAR : ISSUE_VECTOR;
   default: break;
   }
   if (i->v.type == RC_MASK || (i->op == RC_OP_ICMP && i->ops[0]->type == RC_MASK)) {
@@ -52,14 +61,84 @@ static bool counts_as_step(const rc_instr *i, int kind) {
   return kind != ISSUE_MASK && i->op != RC_OP_RSET && i->op != RC_OP_RGET && !(i->parent->bflags & RC_BLOCK_SYNTHETIC);
 }
 
+/* A setexec whose operand a mask operation of its block computes for it alone: the operation
+ * writes exec itself. */
+static bool fused_setexec(const rc_instr *i, const uint32_t *uses) {
+  const rc_value *m = i->ops[0];
+  if (m->kind != RC_V_INSTR || uses[m->id] != 1) return false;
+  const rc_instr *d = (const rc_instr *)m;
+  return d->parent == i->parent && d->v.type == RC_MASK &&
+         (d->op == RC_OP_AND || d->op == RC_OP_OR || d->op == RC_OP_ANDN || d->op == RC_OP_XOR);
+}
+
+static bool costs_nothing(const rc_instr *i, bool free_rset, const uint32_t *uses) {
+  switch ((rc_opcode)i->op) {
+  case RC_OP_EXEC: case RC_OP_RGET: case RC_OP_BALLOT: return true;
+  case RC_OP_RSET: return free_rset;
+  case RC_OP_SETEXEC: return fused_setexec(i, uses);
+  default: return false;
+  }
+}
+
+/* The issue class of every instruction of wave kernel k, in block order (the pcs of sim_decode):
+ * rc_issue_kind | ISSUE_ONCE when it runs once per wave | ISSUE_FREE when it costs nothing. */
+static void wave_issue_classes(const rc_kernel *k, uint8_t *issue) {
+  uint32_t n = 0;
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) n++;
+  bool *free_rset = rc_xcalloc(n + 1, sizeof *free_rset);
+  uint32_t *uses = rc_xcalloc(k->nvalues + 1, sizeof *uses);
+  sim_free_register_writes(k, free_rset);
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      for (uint32_t o = 0; o < i->nops; o++)
+        if (i->ops[o]->kind == RC_V_INSTR && i->ops[o]->id < k->nvalues) uses[i->ops[o]->id]++;
+  uint32_t pc = 0;
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, pc++) {
+      bool once;
+      int kind = classify(i, &once);
+      issue[pc] = (uint8_t)(kind | (once ? ISSUE_ONCE : 0) | (costs_nothing(i, free_rset[pc], uses) ? ISSUE_FREE : 0));
+    }
+  free(free_rset);
+  free(uses);
+}
+
+/* Static cost (docs/cost.md, "Static cost"): the issue slots of one run through every block, each
+ * weighted by 8 per enclosing cycle (at most 8^4), the usual static estimate of how often a block
+ * runs. */
+uint64_t rc_wave_static_cost(const rc_kernel *k) {
+  uint32_t n = 0;
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) n++;
+  uint8_t *issue = rc_xcalloc(n + 1, 1);
+  wave_issue_classes(k, issue);
+  rc_cfg g;
+  rc_cycle_info ci;
+  rc_cfg_build(&g, k);
+  bool cycles = rc_cycles_build(&ci, &g) == 0;
+  uint64_t cost = 0;
+  uint32_t pc = 0;
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    uint32_t c = cycles ? ci.innermost[b] : RC_NONE, depth = c == RC_NONE ? 0 : ci.cycles[c].depth;
+    uint64_t weight = (uint64_t)1 << (3 * (depth < 4 ? depth : 4));
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, pc++)
+      if (!(issue[pc] & ISSUE_FREE)) cost += weight;
+  }
+  if (cycles) rc_cycles_free(&ci);
+  rc_cfg_free(&g);
+  free(issue);
+  return cost;
+}
+
 static void wave_prepare(sim_run *r) {
   const rc_kernel *k = r->k;
   for (uint32_t v = 0; v < r->code.nslots; v++) r->scalar_slot[v] = v < k->nparams || v >= k->nvalues;
+  wave_issue_classes(k, r->issue);
   for (uint32_t pc = 0; pc < r->code.ninst; pc++) {
     const rc_instr *i = r->code.src[pc];
-    bool once;
-    int kind = classify(i, &once);
-    r->issue[pc] = (uint8_t)(kind | (once ? ISSUE_ONCE : 0));
+    bool once = (r->issue[pc] & ISSUE_ONCE) != 0;
+    int kind = r->issue[pc] & ISSUE_KIND;
     if (i->v.id != RC_NONE) r->scalar_slot[i->v.id] = once && i->op != RC_OP_SETEXEC;
     if (counts_as_step(i, kind)) r->step_len[i->parent->id]++;
     /* a vector instruction, and ballot, read their operands lane by lane */
@@ -105,7 +184,7 @@ static int wave_run(sim_run *r, sim_wave *w) {
   uint32_t pc = w->pc;
   for (;;) {
     const sim_inst *x = &code[pc];
-    wave_issue(r, w, issue[pc] & ISSUE_KIND);
+    if (!(issue[pc] & ISSUE_FREE)) wave_issue(r, w, issue[pc] & ISSUE_KIND);
     uint32_t e;
     int64_t v;
     switch ((rc_opcode)x->op) {

@@ -381,7 +381,7 @@ static void teardown(sim_run *r) {
   free(r->scalar_slot);
   free(r->bcast);
   free(r->ipdom);
-  free(r->nphis);
+  free(r->edge_copies);
   free(r->step_len);
   free(r->toff);
   free(r->tlen);

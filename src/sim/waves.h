@@ -30,7 +30,8 @@ enum { STEP_OK = 0, STEP_BARRIER = 1, STEP_FAULT = -1 };
 /* How a machine classifies what it issues (rc_issue_kind), plus instructions it runs once per
  * wave (scalar) versus per lane. */
 enum { ISSUE_VECTOR = RC_ISSUE_VECTOR, ISSUE_SCALAR = RC_ISSUE_SCALAR, ISSUE_MASK = RC_ISSUE_MASK,
-       ISSUE_KIND = 3, ISSUE_ONCE = 4 };
+       ISSUE_KIND = 3, ISSUE_ONCE = 4,
+       ISSUE_FREE = 8 /* costs no issue slot on the machine the cost model describes (docs/cost.md) */ };
 
 typedef struct sim_stack_entry { /* IPDOM model: (next block, reconvergence block, lanes) */
   uint32_t pc, rpc;
@@ -106,7 +107,8 @@ struct sim_run {
   uint8_t *bcast;         /* per slot: a scalar result some instruction reads in every lane, so
                              it is written to every lane (else lane 0 is enough) */
   uint32_t *ipdom;        /* IPDOM model: per block, its immediate post-dominator (nblocks: exit) */
-  uint32_t *nphis;        /* IPDOM model: per block, its phis */
+  uint32_t *edge_copies;  /* IPDOM model: per edge e, the phi copies that survive coalescing:
+                             [2e] vector moves, [2e + 1] copies of i1 values (lane masks) */
   uint32_t *step_len;     /* per block: what entering it adds to an active lane's step count */
   uint8_t *local_store;
   rc_segment *local_segs;
@@ -136,6 +138,16 @@ struct sim_run {
 int lanes_exec(sim_run *r, sim_wave *w, uint32_t pc, bool scalar);
 /* Perform the phi copies of an edge for the lanes in mask (thread-level kernels). */
 void lanes_edge_copies(sim_run *r, sim_wave *w, const sim_edge *e, uint64_t mask);
+
+/* ---- copies.c: which copies cost a move (docs/cost.md, "Copies") ---------------------------------- */
+
+/* Wave kernels: free_at_pc[pc] = the rset at pc is coalesced (its value is computed in place); pc
+ * counts the instructions in block order, as sim_decode numbers a wave kernel's. */
+void sim_free_register_writes(const rc_kernel *k, bool *free_at_pc);
+/* Thread-level kernels: per edge e of code, the phi copies it performs that are not coalesced:
+ * kept_per_edge[2e] into vector values, [2e + 1] into i1 values (lane masks on a GCN-like machine,
+ * written by a mask instruction). */
+void sim_kept_edge_copies(const rc_kernel *k, const sim_code *code, uint32_t *kept_per_edge);
 
 /* ---- waverun.c: launch, bookkeeping, faults ------------------------------------------------------- */
 

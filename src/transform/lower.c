@@ -69,6 +69,8 @@ typedef struct lower {
   uint8_t *keep_skip; /* per divergent block p: `noskip` must keep its brexecz (skip_needed) */
   uint8_t *split;     /* per primary successor: zero m_B after the restore (B_tail in Q) */
   uint8_t *wants_join;/* per primary successor: gets a flow block (`flow`) */
+  rc_domtree dom;     /* of the thread-level CFG */
+  rc_u32vec qblocks;  /* rejoin_sets: Q of the current primary successor */
   rc_block **join;    /* per primary successor: that flow block */
   rc_reg **mask;      /* per primary successor: $m.B */
   rc_u64map retarget; /* (pred << 32 | B): the edge pred -> B goes to B's flow block */
@@ -78,7 +80,7 @@ typedef struct lower {
   phi_registers phis; /* out of SSA */
   /* statistics */
   uint32_t ndivergent, nuniform, nprimary, nmoves, nors, nzeros, nsplits, nflow, nskips, nscalar;
-  uint32_t nwavediv, nreruns;
+  uint32_t nwavediv, nreruns, ninverted;
 } lower;
 
 /* ---- checks and the sets ------------------------------------------------------------------------------- */
@@ -174,6 +176,49 @@ static void add_zero(lower *L, uint32_t x, uint32_t B) {
   L->nzeros++;
 }
 
+/* Is block `to` reachable from B's successors without passing through block `avoid`? (At most
+ * ZERO_SEARCH_MAX blocks are looked at; past that, assume it is.) */
+enum { ZERO_SEARCH_MAX = 4096 };
+static bool reaches_avoiding(lower *L, rc_block *B, const uint8_t *target, uint32_t avoid) {
+  uint32_t cur = ++L->cur, seen = 0;
+  L->queue.len = 0;
+  rc_vec_push(&L->queue, B->id);
+  L->stamp[B->id] = cur;
+  while (L->queue.len) {
+    rc_block *x = L->k->blocks[L->queue.data[--L->queue.len]];
+    for (uint32_t i = 0; i < rc_block_nsuccs(x); i++) {
+      rc_block *y = rc_block_succ(x, i);
+      if (y->id == avoid || L->stamp[y->id] == cur) continue;
+      if (target[y->id] || ++seen > ZERO_SEARCH_MAX) return true;
+      L->stamp[y->id] = cur;
+      rc_vec_push(&L->queue, y->id);
+    }
+  }
+  return false;
+}
+
+/* The zeroings of m_B for the blocks of Q (rejoin_sets). Each block of Q zeroes m_B before the wave
+ * enters the region (LowerReconvCFG). One zeroing in their nearest common dominator Z does the
+ * same when Z is outside the region and the wave cannot get from B back to a block of Q without
+ * passing Z: then every entry into the region from Q is preceded by Z's zeroing since m_B was last
+ * restored. Fewer mask instructions when several blocks of Q run one after another (thesis Fig. 4.2:
+ * the uniform side entries), the lean lowering of issue 15. */
+static void place_zeros(lower *L, rc_block *B) {
+  uint32_t n = L->qblocks.len, z = n ? L->qblocks.data[0] : RC_NONE;
+  for (uint32_t i = 1; i < n && z != RC_NONE; i++) z = rc_domtree_lca(&L->dom, z, L->qblocks.data[i]);
+  bool one = false;
+  if (n > 1 && z != RC_NONE && z != B->id && L->stamp[z] != L->cur) {
+    uint8_t *in_q = rc_xcalloc(L->k->nblocks + 1, 1);
+    for (uint32_t i = 0; i < n; i++) in_q[L->qblocks.data[i]] = 1;
+    one = !reaches_avoiding(L, B, in_q, z);
+    free(in_q);
+  }
+  if (one) add_zero(L, z, B->id);
+  else
+    for (uint32_t i = 0; i < n; i++) add_zero(L, L->qblocks.data[i], B->id);
+  L->qblocks.len = 0;
+}
+
 /* P, the region (P* without B), P0, Q and the split for primary successor B. */
 static void rejoin_sets(lower *L, rc_block *B) {
   uint32_t cur = ++L->cur;
@@ -215,7 +260,7 @@ static void rejoin_sets(lower *L, rc_block *B) {
       rc_block *x = y->preds[j];
       if (L->stamp[x->id] == cur) continue;
       if (x == B && !L->wants_join[B->id]) L->split[B->id] = 1; /* B_tail is in Q */
-      else add_zero(L, x->id, B->id);
+      else rc_vec_push(&L->qblocks, x->id);
     }
   }
   if (!L->wants_join[B->id]) {
@@ -223,13 +268,14 @@ static void rejoin_sets(lower *L, rc_block *B) {
       rc_block *x = B->preds[j];
       if (L->stamp[x->id] == cur) continue;
       if (x == B) L->split[B->id] = 1;
-      else add_zero(L, x->id, B->id);
+      else rc_vec_push(&L->qblocks, x->id);
     }
   } else {
     for (uint32_t j = 0; j < B->npreds; j++) /* the region's edges go to the flow block */
       if (L->stamp[B->preds[j]->id] == cur)
         rc_u64map_put(&L->retarget, (uint64_t)B->preds[j]->id << 32 | B->id, B);
   }
+  place_zeros(L, B);
   if (L->split[B->id]) {
     L->nsplits++;
     L->nzeros++;
@@ -297,6 +343,36 @@ static bool skip_needed(lower *L, rc_block *p, const uint8_t *scalar) {
     }
   }
   return false;
+}
+
+/* A divergent branch whose waiting lanes go to its false target costs two mask instructions (the
+ * waiting lanes exec andn ballot %c, then setexec of the ballot), one whose waiting lanes go to
+ * its true target one (ballot %c is the waiting lanes as it is, and exec andn it writes exec
+ * directly: docs/cost.md). When the condition is a compare that only this branch reads, flip
+ * the compare's predicate and the branch's targets, as LLVM's AMDGPU backend picks the v_cmp that
+ * yields the mask it needs: the thread-level meaning is unchanged. */
+static void branch_on_waiting_lanes(lower *L) {
+  rc_kernel *k = L->k;
+  uint32_t *uses = rc_xcalloc(k->nvalues + 1, sizeof *uses);
+  for (uint32_t b = 0; b < L->nb; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      for (uint32_t o = 0; o < i->nops; o++)
+        if (i->ops[o]->kind == RC_V_INSTR && i->ops[o]->id < k->nvalues) uses[i->ops[o]->id]++;
+  for (uint32_t b = 0; b < L->nb; b++) {
+    rc_block *p = k->blocks[b];
+    rc_instr *t = rc_block_term(p);
+    if (!L->primary[b] || t->op != RC_OP_BR || t->targets[1] != L->primary[b] || t->targets[0] == t->targets[1])
+      continue;
+    rc_value *c = t->ops[0];
+    if (c->kind != RC_V_INSTR || uses[c->id] != 1) continue;
+    rc_instr *cmp = (rc_instr *)c;
+    if ((cmp->op != RC_OP_ICMP && cmp->op != RC_OP_FCMP) || cmp->parent != p) continue;
+    cmp->pred = (uint16_t)rc_cmp_inverse((rc_cmp)cmp->pred);
+    t->targets[1] = t->targets[0];
+    t->targets[0] = L->primary[b];
+    L->ninverted++;
+  }
+  free(uses);
 }
 
 /* The lowering of a divergent branch (LowerReconvCFG lines 9-17). */
@@ -390,6 +466,8 @@ static void free_lower(lower *L) {
   free(L->keep_skip);
   free(L->split);
   free(L->wants_join);
+  rc_domtree_free(&L->dom);
+  rc_vec_free(&L->qblocks);
   free(L->join);
   free(L->mask);
   rc_u64map_free(&L->retarget);
@@ -420,6 +498,7 @@ static void set_stats(const lower *L, rc_stats *stats) {
   rc_stats_set(stats, "virtual_splits", L->nsplits);
   rc_stats_set(stats, "rejoin_flow_blocks", L->nflow);
   rc_stats_set(stats, "empty_exec_skips", L->nskips);
+  rc_stats_set(stats, "inverted_compares", L->ninverted);
   rc_stats_set(stats, "phi_registers", L->phis.count);
   rc_stats_set(stats, "static_scalar_instructions", L->nscalar);
   rc_stats_set(stats, "wave_divergent_branches", L->nwavediv);
@@ -470,6 +549,8 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
     free_lower(L);
     return -1;
   }
+  L->dom = a.dom; /* kept for place_zeros */
+  memset(&a.dom, 0, sizeof a.dom);
   uint8_t *scalar = rc_xcalloc(k->nvalues + 1, 1);
   if (L->scalarize) rc_scalar_values(k, &a.unif, L->is_primary, scalar);
   rc_analysis_free(&a);
@@ -503,6 +584,7 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
     L->join[b] = j;
     L->nflow++;
   }
+  branch_on_waiting_lanes(L);
   phi_registers_init(&L->phis, k);
   replace_phis(L, scalar);
   if (L->zeros.len) qsort(L->zeros.data, L->zeros.len, sizeof *L->zeros.data, cmp_zero);

@@ -52,6 +52,8 @@
  * (ssa_repair.c), as the thesis's pass does with SSAUpdater. */
 #include "reconverge_internal.h"
 
+#include "reconv/sim.h"
+
 #include <stdio.h>
 
 /* PrepareOrdering's virtual node Y of block B: B's branch lives in Y while the transform runs
@@ -537,6 +539,9 @@ static int reconverge_ordered(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *arg
  * super-linear (over 60 s on a 10^4-block kernel where the others take 2 s), and on the bundled
  * kernels it is never the only cheapest one. */
 static const char *const auto_candidates[] = {"dfpd", "rpot", "domreg"}; /* dfpd first: the one for big kernels */
+/* the statistics of each candidate's cost (names outlive the stats: static) */
+static const char *const auto_cost_names[] = {"order_auto_cost_dfpd", "order_auto_cost_rpot", "order_auto_cost_domreg"};
+_Static_assert(sizeof auto_cost_names == sizeof auto_candidates, "one cost statistic per candidate");
 
 /* Kernels up to this size try every candidate, each measured on its lowered kernel; bigger ones get
  * DFPD alone. The candidates' own cost decides it: on the generated shapes of bench_reconverge RPOT
@@ -545,22 +550,16 @@ static const char *const auto_candidates[] = {"dfpd", "rpot", "domreg"}; /* dfpd
  * auto costs at most 0.15 s of CPU time. */
 #define AUTO_MAX_BLOCKS 1000
 
-static uint64_t count_instructions(const rc_kernel *k) {
-  uint64_t n = 0;
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) n++;
-  return n;
-}
-
-/* The static cost of a reconverged kernel t: the instructions of the kernel `lower` makes of it
- * (every instruction once: the original ones, the flow blocks' branches and phis turned into
- * copies, the re-join mask and exec work). UINT64_MAX when lowering fails. */
+/* The static cost of a reconverged kernel t: that of the kernel `lower` makes of it, by the wave
+ * machine's cost model (rc_wave_static_cost: the original instructions, the flow blocks' branches,
+ * the copies coalescing leaves, the re-join mask and exec work, weighted by loop depth).
+ * UINT64_MAX when lowering fails. */
 static uint64_t reconverged_cost(rc_ctx *quiet, rc_kernel *t) {
   rc_kernel *w = scratch_copy(t, "lowered");
   /* norepair: a branch only divergent at wave level makes this ordering lose, not run auto again */
   rc_pass_arg norepair = {"norepair", NULL};
   rc_pass_args lower_args = {&norepair, 1};
-  uint64_t cost = rc_pass_lower(quiet, w, &lower_args, NULL) == 0 ? count_instructions(w) : UINT64_MAX;
+  uint64_t cost = rc_pass_lower(quiet, w, &lower_args, NULL) == 0 ? rc_wave_static_cost(w) : UINT64_MAX;
   rc_module_remove_kernel(t->mod, w);
   return cost;
 }
@@ -588,12 +587,14 @@ static int reconverge_auto(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, 
   uint64_t best_cost = UINT64_MAX;
   rc_stats cand_stats[NCAND];
   size_t best_index = 0;
+  uint64_t costs[NCAND];
   for (size_t c = 0; c < NCAND; c++) rc_stats_init(&cand_stats[c]);
   for (size_t c = 0; c < NCAND; c++) {
     rc_pass_args alt = args_with_order(args, auto_candidates[c], items);
     rc_kernel *t = scratch_copy(k, "auto");
     uint64_t cost = UINT64_MAX;
     if (reconverge_ordered(&quiet, t, &alt, &cand_stats[c]) == 0) cost = reconverged_cost(&quiet, t);
+    costs[c] = cost;
     if (cost < best_cost) {
       if (best) rc_module_remove_kernel(k->mod, best);
       best = t;
@@ -615,6 +616,8 @@ static int reconverge_auto(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, 
       }
       rc_stats_set(stats, "order_auto_tried", NCAND);
       rc_stats_set(stats, "order_auto_cost", (int64_t)best_cost);
+      for (size_t c = 0; c < NCAND; c++) /* every candidate's, to see the choice (-1: failed) */
+        rc_stats_set(stats, auto_cost_names[c], costs[c] == UINT64_MAX ? -1 : (int64_t)costs[c]);
     }
   } else {
     rc_pass_args chosen = args_with_order(args, auto_candidates[0], items);
