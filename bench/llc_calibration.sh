@@ -11,6 +11,7 @@
 #   --json         one JSON object per function and line, then one with the totals
 #   --opt -ON      clang's optimisation level for .cl files (default -O2)
 #   --cpu CPU      llc's -mcpu (default gfx900)
+#   --llc-arg ARG  one more argument for llc (repeatable), e.g. -amdgpu-skip-threshold=0
 #   --reconv PATH  the reconv binary (default: `reconv` on PATH, else build/bin/reconv)
 #
 # .cl files are compiled for amdgcn-amd-amdhsa as reconv does (docs/llvm.md); .ll files are used
@@ -29,6 +30,7 @@ export LC_ALL=C
 olevel=-O2
 cpu=gfx900
 reconv=
+llcargs=()
 format=table
 inputs=()
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
@@ -40,6 +42,7 @@ while [ $# -gt 0 ]; do
     --opt) need "$@"; olevel=$2; shift 2 ;;
     -O[0-3s]) olevel=$1; shift ;;
     --cpu) need "$@"; cpu=$2; shift 2 ;;
+    --llc-arg) need "$@"; llcargs+=("$2"); shift 2 ;;
     --reconv) need "$@"; reconv=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "llc_calibration.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -92,7 +95,7 @@ for f in "${bench_files[@]}"; do
   if ! "$reconv" opt -p reconverge,lower "$work/in.ll" -o "$work/out.rir" 2>"$work/err"; then
     echo "$rel: reconv opt -p reconverge,lower failed: $(head -1 "$work/err")" >&2; nerr=$((nerr + 1)); continue
   fi
-  if ! bench_llc "$work/in.ll" "$work/in.s" "$cpu" 2>"$work/err"; then
+  if ! bench_llc "$work/in.ll" "$work/in.s" "$cpu" ${llcargs[@]+"${llcargs[@]}"} 2>"$work/err"; then
     echo "$rel: llc failed: $(head -1 "$work/err")" >&2; nerr=$((nerr + 1)); continue
   fi
   count_reconv "$work/out.rir" | sort > "$work/r"

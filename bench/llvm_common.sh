@@ -9,7 +9,7 @@
 #                                     missing input
 #   bench_compile_cl SRC OUT [-ON]    clang compiles SRC for amdgcn-amd-amdhsa as reconv does
 #                                     (docs/llvm.md, "Reading OpenCL C"), LLVM IR text to OUT
-#   bench_llc IN.ll OUT.s CPU         llc -mtriple=amdgcn-amd-amdhsa -mcpu=CPU -O2
+#   bench_llc IN.ll OUT.s CPU [ARG..] llc -mtriple=amdgcn-amd-amdhsa -mcpu=CPU -O2 [ARG..]
 #   bench_asm_instructions FILE.s     one line per instruction of a function's body in llc's
 #                                     assembly: "function opcode operands" (directives, labels
 #                                     and comments aside; the body is from the function's label
@@ -57,7 +57,8 @@ bench_compile_cl() {
 }
 
 bench_llc() {
-  "$llc" -mtriple=amdgcn-amd-amdhsa -mcpu="$3" -O2 "$1" -o "$2"
+  local in=$1 out=$2 cpu=$3; shift 3
+  "$llc" -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" -O2 "$@" "$in" -o "$out"
 }
 
 bench_asm_instructions() {
