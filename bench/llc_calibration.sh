@@ -50,6 +50,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$olevel" in -O[0-3s]) ;; *) echo "llc_calibration.sh: --opt must be -O0..-O3 or -Os" >&2; exit 2 ;; esac
+# shellcheck source=bench/llvm_common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/llvm_common.sh"
 root=$(cd "$bench_dir/.." && pwd)
 [ ${#inputs[@]} -gt 0 ] || inputs=("$root/examples/kernels" "$root/tests/corpus")

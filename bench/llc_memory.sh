@@ -29,6 +29,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#inputs[@]} -gt 0 ] || { echo "usage: bench/llc_memory.sh [--opt -ON] [--reconv PATH] DIR|FILE..." >&2; exit 2; }
+# shellcheck source=bench/llvm_common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/llvm_common.sh"
 bench_find_tools llc_memory.sh
 bench_inputs llc_memory.sh "${inputs[@]}"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the bench scripts that drive clang and llc (bench/llc_memory.sh,
 # bench/llc_calibration.sh). Sourced, not run; every name starts with bench_.
 #
@@ -29,11 +30,11 @@ bench_find_tools() {
   if [ -z "$clang" ]; then
     if command -v llvm-config >/dev/null 2>&1 && [ -x "$(llvm-config --bindir)/clang" ]; then clang="$(llvm-config --bindir)/clang"
     elif command -v clang >/dev/null 2>&1; then clang=clang
-    else clang=clang-14; fi
+    else clang="clang-14"; fi
   fi
   llc=llc
   if command -v llvm-config >/dev/null 2>&1 && [ -x "$(llvm-config --bindir)/llc" ]; then llc="$(llvm-config --bindir)/llc"
-  elif ! command -v llc >/dev/null 2>&1; then llc=llc-14; fi
+  elif ! command -v llc >/dev/null 2>&1; then llc="llc-14"; fi
   if [ -n "$need_llc" ]; then
     command -v "$clang" >/dev/null 2>&1 || { echo "$prog: clang not found (set RECONV_CLANG)" >&2; exit 2; }
     command -v "$llc" >/dev/null 2>&1 || { echo "$prog: llc not found (LLVM's llc, with the AMDGPU target)" >&2; exit 2; }

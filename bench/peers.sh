@@ -121,9 +121,11 @@ peers_job() {
 }
 export -f peers_job
 
+# shellcheck disable=SC2016 # $1 is the job, expanded by the child bash
 { for f in "${files[@]}"; do printf '%s\0' "$f"; done
   for ((s = 1; s <= ngen; s++)); do printf 'gen:%d\0' "$s"; done
-} | xargs -0 -r -n 1 -P "$jobs" bash -c 'peers_job "$1"' peers_job > "$work/lines"
+} | xargs -0 -r -n 1 -P "$jobs" bash -c 'peers_job "$1"' peers_job > "$work/lines" \
+  || { echo "peers.sh: a comparison job died (see the messages above)" >&2; exit 1; }
 
 # jobs finish in any order: put the rows back in the order of the inputs, then the seeds
 { for f in "${files[@]}"; do printf '%s\n' "${f#"$root"/}"; done
@@ -177,7 +179,7 @@ awk -F '\t' -v tsv="$tsv" -v summary_only="$summary_only" -v worst="$worst" -v o
     for (i = 1; i <= nskip && i <= 50; i++) printf "%s  skipped: %s\n", p, skipped[i]
     if (nskip > 50) printf "%s  ... and %d more skipped\n", p, nskip - 50
   }' "$work/sorted"
-p=$([ $tsv = 1 ] && echo "# " || true)
+p=; [ "$tsv" = 1 ] && p="# "
 if [ -s "$work/worse" ]; then
   echo "${p}worst $worst (auto vector + mask - structurizer vector + mask, then the two):"
   sort -t "$(printf '\t')" -k1,1nr "$work/worse" | head -n "$worst" \
