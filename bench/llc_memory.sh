@@ -29,37 +29,22 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#inputs[@]} -gt 0 ] || { echo "usage: bench/llc_memory.sh [--opt -ON] [--reconv PATH] DIR|FILE..." >&2; exit 2; }
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-if [ -z "$reconv" ]; then
-  if command -v reconv >/dev/null 2>&1; then reconv=$(command -v reconv)
-  elif [ -x "$here/../build/bin/reconv" ]; then reconv="$here/../build/bin/reconv"
-  else echo "llc_memory.sh: no reconv on PATH; give --reconv PATH" >&2; exit 2; fi
-fi
-clang=${RECONV_CLANG:-clang}
-command -v "$clang" >/dev/null 2>&1 || clang=clang-14
-llc=llc
-command -v llc >/dev/null 2>&1 || llc=llc-14
-
-files=()
-for i in "${inputs[@]}"; do
-  if [ -d "$i" ]; then
-    while IFS= read -r f; do files+=("$f"); done < <(find "$i" -type f \( -name '*.cl' -o -name '*.ll' \) | sort)
-  else files+=("$i"); fi
-done
+# shellcheck source=bench/llvm_common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/llvm_common.sh"
+bench_find_tools llc_memory.sh
+bench_inputs llc_memory.sh "${inputs[@]}"
+files=("${bench_files[@]}")
 work=$(mktemp -d "${TMPDIR:-/tmp}/llc-memory.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # "function global flat scratch buffer ds total" per function of an assembly file
 count() {
-  awk '
-    /^\t\.type\t.*,@function/ { name = $2; sub(/,.*/, "", name); next }
-    name != "" && $0 ~ "^" name ":" { inf = 1; g = f = s = b = d = t = 0; next }
-    inf && /^\.Lfunc_end/ { print name, g, f, s, b, d, t; inf = 0; name = ""; next }
-    inf && /^[ \t]+[a-z][a-z0-9_]*([ \t]|$)/ {
-      op = $1; t++
+  bench_asm_instructions "$1" | awk '
+    $1 != name { if (name != "") print name, g, f, s, b, d, t; name = $1; g = f = s = b = d = t = 0 }
+    { op = $2; t++
       if (op ~ /^global_/) g++; else if (op ~ /^flat_/) f++; else if (op ~ /^scratch_/) s++
-      else if (op ~ /^buffer_/) b++; else if (op ~ /^ds_/) d++
-    }' "$1"
+      else if (op ~ /^buffer_/) b++; else if (op ~ /^ds_/) d++ }
+    END { if (name != "") print name, g, f, s, b, d, t }'
 }
 classes() { # the classes used: a word of g f s b d
   awk '{ c = ""; if ($2) c = c "g"; if ($3) c = c "f"; if ($4) c = c "s"; if ($5) c = c "b"; if ($6) c = c "d"; print $1, (c == "" ? "-" : c) }'
@@ -69,8 +54,7 @@ printf '%-44s %-28s %23s   %23s  %s\n' "file / function" "" "input: gl fl sc bu 
 ndiff=0; nfn=0; nerr=0; tin=0; tout=0
 for f in "${files[@]}"; do
   case "$f" in
-    *.cl) if ! "$clang" -x cl -cl-std=CL1.2 "$olevel" -target amdgcn-amd-amdhsa -nogpulib -emit-llvm -S \
-               -cl-kernel-arg-info -fno-discard-value-names -o "$work/in.ll" -- "$f" 2>"$work/err"; then
+    *.cl) if ! bench_compile_cl "$f" "$work/in.ll" "$olevel" 2>"$work/err"; then
             echo "$f: clang failed"; nerr=$((nerr + 1)); continue; fi ;;
     *) cp "$f" "$work/in.ll" ;;
   esac
@@ -79,7 +63,7 @@ for f in "${files[@]}"; do
   fi
   ok=1
   for v in in out; do
-    if ! "$llc" -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" -O2 "$work/$v.ll" -o "$work/$v.s" 2>"$work/err"; then
+    if ! bench_llc "$work/$v.ll" "$work/$v.s" "$cpu" 2>"$work/err"; then
       echo "$f: llc failed on the $v: $(head -1 "$work/err")"; ok=0
     fi
   done

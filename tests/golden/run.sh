@@ -8,8 +8,8 @@
 #
 # In a command: %s is the test file, %S its directory, %t a scratch file path, %T a scratch dir.
 # Each command's output (stdout, then stderr) is followed by "[exit N]" when N is not 0.
-# "REQUIRES: llvm", "REQUIRES: dot" or "REQUIRES: chromium" skip the test when reconv lacks the LLVM
-# bridge, or graphviz or the chromium browser is missing.
+# "REQUIRES: llvm", "REQUIRES: llc", "REQUIRES: dot" or "REQUIRES: chromium" skip the test when
+# reconv lacks the LLVM bridge, or LLVM's llc, graphviz or the chromium browser is missing.
 set -u
 mode=$1
 file=$2
@@ -17,6 +17,10 @@ expected="$file.expected"
 
 if grep -q 'REQUIRES:.*llvm' "$file" && ! reconv --version 2>/dev/null | grep -q 'llvm'; then
   echo "skipped: reconv was built without the LLVM bridge"; exit 77
+fi
+if grep -q 'REQUIRES:.*llc' "$file" && ! command -v llc >/dev/null 2>&1 && ! command -v llc-14 >/dev/null 2>&1 \
+   && ! { command -v llvm-config >/dev/null 2>&1 && [ -x "$(llvm-config --bindir)/llc" ]; }; then
+  echo "skipped: LLVM's llc is not installed"; exit 77
 fi
 if grep -q 'REQUIRES:.*dot' "$file" && ! command -v dot >/dev/null 2>&1; then
   echo "skipped: graphviz is not installed"; exit 77
