@@ -148,7 +148,9 @@ static void compare_table(rc_strbuf *out, const rc_run_spec *s, const compare_ro
                total);
   rc_sb_puts(out, "<p class=\"explain\"><b>The cost model.</b> A row's cost is <i>issued</i>: every instruction "
                   "the waves issue, vector, scalar or mask, counted as one issue slot each, as a GPU's "
-                  "instruction pointer steps through them. <i>SIMD eff</i> is the share of lanes a vector "
+                  "instruction pointer steps through them, by the rules of an AMD GCN-like machine "
+                  "(reading a register or exec, a ballot and a copy that register coalescing removes "
+                  "issue nothing; docs/cost.md). <i>SIMD eff</i> is the share of lanes a vector "
                   "instruction keeps busy (active lanes per vector instruction over the wave size");
   uint64_t threads = rc_run_spec_threads(s);
   if (threads < s->wave)

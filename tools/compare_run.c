@@ -100,7 +100,9 @@ void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
   /* what the numbers mean, so that the table reads without the manual; "note:" lines, which
    * scripts reading the rows can skip */
   fprintf(f, "note: issued = vector + scalar + mask instructions the waves issue, one slot each: the cost; "
-             "total of the rows %" PRIu64 "\n", total);
+             "total of the rows %" PRIu64 "\n"
+             "note: counted as an AMD GCN-like machine issues them (docs/cost.md): reading a register or exec,\n"
+             "note: a ballot and a copy that register coalescing removes cost nothing\n", total);
   if (best >= 0) fprintf(f, "note: * = the cheapest strategy equivalent to the thread-level interpreter (%s)\n", rows[best].st->name);
   fputs("note: SIMD eff = active lanes per vector instruction / wave size", f);
   if (threads < s->wave)
@@ -116,7 +118,7 @@ void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
         "note: block per path into it; reconverge's flow blocks can take a wave around a loop twice, thesis\n"
         "note: 4.3.1, while each lane runs each block once)\n"
         "note: reconverge[auto] is the default: of dfpd, rpot and domreg (orderings that respect\n"
-        "note: post-dominance, thesis 4.3.1) it keeps the one whose lowered kernel has the fewest instructions\n"
+        "note: post-dominance, thesis 4.3.1) it keeps the one whose lowered kernel has the lowest static cost\n"
         "note: blockip and full-linearize keep the CFG and sweep its blocks in one layout: blockip skips the\n"
         "note: blocks no lane wants (per-lane block labels, the Beignet note), full-linearize runs them all\n",
         f);

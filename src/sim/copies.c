@@ -374,10 +374,10 @@ void sim_free_register_writes(const rc_kernel *k, bool *free_at_pc) {
 
 /* ---- the IPDOM model: phi copies on edges --------------------------------------------------------- */
 
-void sim_kept_edge_copies(const rc_kernel *k, const sim_code *code, uint32_t *kept_per_edge) {
+void sim_kept_edge_copies(const rc_kernel *k, const sim_code *code, const uint8_t *scalar, uint32_t *kept_per_edge) {
   copy_analysis a;
   analysis_init(&a, k);
-  for (uint32_t e = 0; e < 2 * code->nedges; e++) kept_per_edge[e] = 0;
+  for (uint32_t e = 0; e < 3 * code->nedges; e++) kept_per_edge[e] = 0;
   for (uint32_t pc = 0; pc < code->ninst; pc++) {
     const rc_instr *t = code->src[pc];
     if (!rc_opcode_is_terminator((rc_opcode)t->op)) continue;
@@ -398,17 +398,16 @@ void sim_kept_edge_copies(const rc_kernel *k, const sim_code *code, uint32_t *ke
     for (uint32_t c = 0; c < n + ncases; c++) {
       uint32_t e = c < n ? edges[c] : code->cases[first_case + c - n].edge;
       const rc_block *to = k->blocks[code->edges[e].block];
-      uint32_t kept = 0, kept_i1 = 0;
+      uint32_t kept[3] = {0, 0, 0};
       for (const rc_instr *phi = to->first; phi && phi->op == RC_OP_PHI; phi = phi->next) {
         int idx = rc_phi_index_of(phi, from);
         if (idx < 0 || phi->ops[idx] == &phi->v) continue;
         const rc_value *v = phi->ops[idx];
         bool coalesced = defined_before(&a, v, from->id, end) && dies_at_copy(&a, v->id, phi, from->id, end) &&
                          dead_after(&a, phi->v.id, from->id, a.def_pos[v->id]);
-        if (!coalesced) *(phi->v.type == RC_I1 ? &kept_i1 : &kept) += 1;
+        if (!coalesced) kept[scalar[phi->v.id] ? 2 : phi->v.type == RC_I1 ? 1 : 0]++;
       }
-      kept_per_edge[2 * e] = kept;
-      kept_per_edge[2 * e + 1] = kept_i1;
+      for (uint32_t c = 0; c < 3; c++) kept_per_edge[3 * e + c] = kept[c];
     }
   }
   analysis_free(&a);

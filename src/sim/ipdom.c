@@ -15,8 +15,9 @@
  * leave every entry. Phi copies are performed when a branch is taken, for the lanes that take each
  * edge. Metrics, by the cost model of docs/cost.md (the rules the wave simulator counts lowered code
  * by, applied to the code a GCN-like machine runs for a reconvergence stack): each instruction of
- * an executed block is issued once as a vector instruction, terminators as scalar (branch)
- * instructions; an edge's phi copies as vector moves (mask instructions for i1 phis: lane masks),
+ * an executed block is issued once, as a scalar instruction when the lowering would compute it once
+ * per wave (uniform and safe, rc_scalar_values) and as a vector instruction otherwise; terminators
+ * as scalar (branch) instructions; an edge's phi copies as vector moves (mask instructions for i1 phis: lane masks),
  * under the lanes that take it, except those register coalescing removes (copies.c); one mask instruction per change of exec when the stack
  * hands the wave a new entry, and one per further target of a divergent branch (the mask of the
  * lanes that wait: s_and_saveexec then s_xor, as LLVM's AMDGPU backend lowers an if); the stack
@@ -26,21 +27,39 @@
 #include "waves.h"
 
 #include "reconv/analysis.h"
+#include "reconv/transform.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 
+/* Which values a compiler for the machine computes once per wave on the scalar unit: those the
+ * lowering would (rc_scalar_values: uniform, safe, with scalar operands), with the phis at the
+ * joins of divergent branches kept per lane. They run per lane here as everything does (the stack
+ * model executes the thread-level kernel); only their issue class is scalar. None when the
+ * analysis fails. */
+static void ipdom_scalar_values(const rc_kernel *k, uint8_t *scalar) {
+  rc_analysis a;
+  if (rc_analysis_build(&a, k, rc_uniformity_target_flags(k)) != 0) return;
+  rc_scalar_values(k, &a.unif, a.unif.sync_join, scalar);
+  rc_analysis_free(&a);
+}
+
 static void ipdom_prepare(sim_run *r) {
   const rc_kernel *k = r->k;
-  for (uint32_t pc = 0; pc < r->code.ninst; pc++)
-    r->issue[pc] = rc_opcode_is_terminator((rc_opcode)r->code.src[pc]->op) ? ISSUE_SCALAR : ISSUE_VECTOR;
+  uint8_t *scalar = rc_xcalloc(k->nvalues + 1, 1);
+  ipdom_scalar_values(k, scalar);
+  for (uint32_t pc = 0; pc < r->code.ninst; pc++) {
+    const rc_instr *i = r->code.src[pc];
+    bool once = i->v.id != RC_NONE && i->v.id < k->nvalues && scalar[i->v.id];
+    r->issue[pc] = rc_opcode_is_terminator((rc_opcode)i->op) || once ? ISSUE_SCALAR : ISSUE_VECTOR;
+  }
   rc_cfg g;
   rc_domtree pdom;
   rc_cfg_build(&g, k);
   rc_domtree_build(&pdom, &g, true);
   r->ipdom = rc_xmalloc((k->nblocks + 1) * sizeof *r->ipdom);
-  r->edge_copies = rc_xcalloc(2 * r->code.nedges + 1, sizeof *r->edge_copies);
-  sim_kept_edge_copies(k, &r->code, r->edge_copies);
+  r->edge_copies = rc_xcalloc(3 * r->code.nedges + 1, sizeof *r->edge_copies);
+  sim_kept_edge_copies(k, &r->code, scalar, r->edge_copies);
   for (uint32_t b = 0; b < k->nblocks; b++) {
     /* blocks outside the tree are unreachable and never run; treat them as reconverging at exit */
     r->ipdom[b] = rc_domtree_contains(&pdom, b) ? pdom.idom[b] : k->nblocks;
@@ -48,6 +67,7 @@ static void ipdom_prepare(sim_run *r) {
   }
   rc_domtree_free(&pdom);
   rc_cfg_free(&g);
+  free(scalar);
 }
 
 static void push(sim_run *r, sim_wave *w, uint32_t pc, uint32_t rpc, uint64_t mask) {
@@ -121,8 +141,10 @@ static int branch(sim_run *r, sim_wave *w, uint32_t b, uint32_t pc) {
   for (uint32_t i = 0; i < n; i++) {
     lanes_edge_copies(r, w, &r->code.edges[edge[i]], lanes[i]);
     w->active = (uint32_t)__builtin_popcountll(lanes[i]); /* the copies run under the edge's lanes */
-    for (uint32_t c = 0; c < r->edge_copies[2 * edge[i]]; c++) wave_issue(r, w, ISSUE_VECTOR);
-    for (uint32_t c = 0; c < r->edge_copies[2 * edge[i] + 1]; c++) wave_issue(r, w, ISSUE_MASK);
+    const uint32_t *kept = &r->edge_copies[3 * edge[i]];
+    for (uint32_t c = 0; c < kept[0]; c++) wave_issue(r, w, ISSUE_VECTOR);
+    for (uint32_t c = 0; c < kept[1]; c++) wave_issue(r, w, ISSUE_MASK);
+    for (uint32_t c = 0; c < kept[2]; c++) wave_issue(r, w, ISSUE_SCALAR);
   }
   w->active = active;
   for (uint32_t i = 1; i < n; i++) wave_issue(r, w, ISSUE_MASK); /* the waiting lanes' masks */
@@ -163,7 +185,7 @@ static int ipdom_run(sim_run *r, sim_wave *w) {
     }
     uint32_t pc = w->pc;
     while (!rc_opcode_is_terminator((rc_opcode)code[pc].op)) {
-      wave_issue(r, w, ISSUE_VECTOR);
+      wave_issue(r, w, r->issue[pc] & ISSUE_KIND);
       int rc = lanes_exec(r, w, pc, false);
       if (rc == STEP_BARRIER) {
         w->barrier_pc = pc;

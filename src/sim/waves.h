@@ -108,7 +108,8 @@ struct sim_run {
                              it is written to every lane (else lane 0 is enough) */
   uint32_t *ipdom;        /* IPDOM model: per block, its immediate post-dominator (nblocks: exit) */
   uint32_t *edge_copies;  /* IPDOM model: per edge e, the phi copies that survive coalescing:
-                             [2e] vector moves, [2e + 1] copies of i1 values (lane masks) */
+                             [3e] vector moves, [3e + 1] copies of i1 values (lane masks),
+                             [3e + 2] scalar moves */
   uint32_t *step_len;     /* per block: what entering it adds to an active lane's step count */
   uint8_t *local_store;
   rc_segment *local_segs;
@@ -145,9 +146,9 @@ void lanes_edge_copies(sim_run *r, sim_wave *w, const sim_edge *e, uint64_t mask
  * counts the instructions in block order, as sim_decode numbers a wave kernel's. */
 void sim_free_register_writes(const rc_kernel *k, bool *free_at_pc);
 /* Thread-level kernels: per edge e of code, the phi copies it performs that are not coalesced:
- * kept_per_edge[2e] into vector values, [2e + 1] into i1 values (lane masks on a GCN-like machine,
- * written by a mask instruction). */
-void sim_kept_edge_copies(const rc_kernel *k, const sim_code *code, uint32_t *kept_per_edge);
+ * kept_per_edge[3e] into vector values, [3e + 1] into i1 values (lane masks on a GCN-like machine,
+ * written by a mask instruction), [3e + 2] into scalar values (scalar[value id], s_mov). */
+void sim_kept_edge_copies(const rc_kernel *k, const sim_code *code, const uint8_t *scalar, uint32_t *kept_per_edge);
 
 /* ---- waverun.c: launch, bookkeeping, faults ------------------------------------------------------- */
 

@@ -13,9 +13,12 @@
  *   1. a phi of B is divergent unless all its incoming values are one constant or parameter: lanes
  *      that enter B from different edges, or restored from the re-join mask, meet there;
  *   2. a value defined in B's region and used outside it (at B or after; a phi's incoming value is
- *      used at the end of its predecessor) is divergent: the lanes that waited computed it in an
- *      earlier pass through the region, the wave's lanes in the last one. This is the analysis's
- *      temporal divergence, with the region in the place of a cycle.
+ *      used at the end of its predecessor) is divergent when the wave can run its block again after
+ *      lanes parked at B (the block is reachable from a divergent branch of P inside the region):
+ *      the lanes that waited computed it in an earlier pass through the region, the wave's lanes in
+ *      the last one. This is the analysis's temporal divergence, with the region in the place of a
+ *      cycle. A block the wave cannot reach again before B (a loop body's first block, when the
+ *      loop's latch is B) gives every lane the value of one pass (mark_reentered).
  * Then divergence flows along data dependence (a phi with a divergent incoming value, an
  * instruction with a divergent operand, a branch on a divergent condition). A branch that becomes
  * divergent also has joins (sync dependence); the caller marks it !divergent and runs the
@@ -34,6 +37,8 @@ typedef struct wavediv {
   rc_instr **users;
   uint32_t *stamp, cur;
   rc_u32vec region, work;
+  uint8_t *reentered;      /* per block: mark_reentered's marks (0 outside primary_rules) */
+  rc_u32vec topo;
 } wavediv;
 
 static bool invariant(const rc_value *v) {
@@ -102,6 +107,23 @@ static bool used_outside(const wavediv *w, const rc_instr *i, const rc_value *v)
   return false;
 }
 
+/* The blocks of the region (stamp == cur) the wave can run again after lanes park at B: those
+ * reachable from a block of P (region.data[0 .. np)) by a path of at least one edge that stays in
+ * the region. reentered[b] is set for them (and cleared by the caller). */
+static void mark_reentered(wavediv *w, const rc_cfg *g, const rc_block *B, uint32_t np) {
+  w->topo.len = 0;
+  for (uint32_t q = 0; q < np; q++) rc_vec_push(&w->topo, w->region.data[q]);
+  while (w->topo.len) {
+    uint32_t x = w->topo.data[--w->topo.len];
+    for (uint32_t e = g->succ_start[x]; e < g->succ_start[x + 1]; e++) {
+      uint32_t y = g->succs[e];
+      if (y == B->id || w->stamp[y] != w->cur || w->reentered[y]) continue;
+      w->reentered[y] = 1;
+      rc_vec_push(&w->topo, y);
+    }
+  }
+}
+
 /* Rules 1 and 2 for primary successor B of the divergent branches in P (their block ids). */
 static void primary_rules(wavediv *w, const rc_block *B, const rc_cfg *g, const uint32_t *primary) {
   uint32_t cur = ++w->cur;
@@ -113,6 +135,7 @@ static void primary_rules(wavediv *w, const rc_block *B, const rc_cfg *g, const 
       rc_vec_push(&w->region, p);
     }
   }
+  uint32_t np = w->region.len; /* region.data[0 .. np) is P */
   for (uint32_t q = 0; q < w->region.len; q++) {
     uint32_t x = w->region.data[q];
     for (uint32_t e = g->succ_start[x]; e < g->succ_start[x + 1]; e++) {
@@ -125,8 +148,11 @@ static void primary_rules(wavediv *w, const rc_block *B, const rc_cfg *g, const 
   }
   for (const rc_instr *phi = B->first; phi && phi->op == RC_OP_PHI; phi = phi->next)
     if (!one_invariant(phi)) mark(w, phi->v.id);
-  for (uint32_t q = 0; q < w->region.len; q++)
-    for (const rc_instr *i = w->k->blocks[w->region.data[q]]->first; i; i = i->next) {
+  mark_reentered(w, g, B, np);
+  for (uint32_t q = 0; q < w->region.len; q++) {
+    uint32_t x = w->region.data[q];
+    if (!w->reentered[x]) continue; /* run once per pass: every lane has this pass's values */
+    for (const rc_instr *i = w->k->blocks[x]->first; i; i = i->next) {
       if (i->v.id == RC_NONE || w->u->divergent_value[i->v.id]) continue;
       for (uint32_t j = w->use_start[i->v.id]; j < w->use_start[i->v.id + 1]; j++)
         if (used_outside(w, w->users[j], &i->v)) {
@@ -134,6 +160,8 @@ static void primary_rules(wavediv *w, const rc_block *B, const rc_cfg *g, const 
           break;
         }
     }
+  }
+  for (uint32_t q = 0; q < w->region.len; q++) w->reentered[w->region.data[q]] = 0;
 }
 
 uint32_t rc_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtree *pdom,
@@ -144,6 +172,7 @@ uint32_t rc_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtre
   w->k = k;
   w->u = u;
   w->stamp = rc_xcalloc(k->nblocks + 1, sizeof *w->stamp);
+  w->reentered = rc_xcalloc(k->nblocks + 1, 1);
   build_users(w);
   /* branches are judged on what this refinement adds: a condition the analysis already called
    * divergent on a branch it calls uniform is a !uniform annotation, which is left as it is */
@@ -191,5 +220,7 @@ uint32_t rc_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtre
   free(w->users);
   rc_vec_free(&w->region);
   rc_vec_free(&w->work);
+  rc_vec_free(&w->topo);
+  free(w->reentered);
   return n;
 }

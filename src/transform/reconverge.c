@@ -565,7 +565,7 @@ static uint64_t reconverged_cost(rc_ctx *quiet, rc_kernel *t) {
 }
 
 /* order=auto (the default): each candidate ordering runs on a copy of k, and the copy whose lowered
- * kernel has the fewest instructions (ties: the earlier candidate) becomes k's body — adopted, not
+ * kernel has the lowest static cost (ties: the earlier candidate) becomes k's body — adopted, not
  * run again, so auto costs the candidates' runs plus their lowering. A kernel that is already
  * reconverging is left as it is without trying anything, and one of more than AUTO_MAX_BLOCKS
  * blocks gets DFPD directly. When every candidate fails, DFPD runs on k itself and reports why. */

@@ -1,0 +1,243 @@
+/* The cost model (docs/cost.md; src/sim/wave.c, copies.c, ipdom.c): what a GCN-like machine issues.
+ * Each test runs a small kernel on one wave of 4 lanes and checks the counts, with a twin that
+ * differs in the one thing the rule looks at, so that a rule that stopped working changes a count:
+ * coalesced copies (rules 1-3), merged registers, free ballots and register reads, fused setexecs,
+ * the IPDOM model's edge copies and exec changes, and the static cost auto uses. */
+#include "test.h"
+
+#include "reconv/sim.h"
+
+#include <stdlib.h>
+
+typedef struct counts {
+  uint64_t vector, mask, scalar;
+  int rc;
+} counts;
+
+/* Run the first kernel of text with its !run spec: on the IPDOM model when it is thread-level,
+ * else on the wave simulator. */
+static counts run_counts(const char *text) {
+  test_diags d;
+  test_diags_init(&d);
+  counts c = {0, 0, 0, -2};
+  rc_module *m = test_parse(&d, text);
+  if (!m) {
+    fprintf(stderr, "%s", d.text);
+    return c;
+  }
+  rc_kernel *k = m->kernels[0];
+  rc_run_spec s;
+  rc_run_spec_init(&s);
+  rc_memory mem = {0};
+  rc_run_stats st;
+  memset(&st, 0, sizeof st);
+  rc_fault f = {0};
+  c.rc = rc_run_spec_parse_kernel(&d.ctx, &s, k);
+  if (c.rc == 0) c.rc = rc_memory_init(&d.ctx, &mem, &s, k);
+  if (c.rc == 0)
+    c.rc = k->level == RC_LEVEL_WAVE ? rc_wave_run(&d.ctx, k, &s, &mem, NULL, &st, &f, NULL)
+                                     : rc_ipdom_run(&d.ctx, k, &s, &mem, NULL, &st, &f, NULL);
+  if (c.rc != 0) fprintf(stderr, "%s%s\n", d.text, f.message);
+  c.vector = st.vector_instrs;
+  c.mask = st.mask_instrs;
+  c.scalar = st.scalar_instrs;
+  rc_run_stats_free(&st);
+  rc_memory_free(&mem);
+  rc_run_spec_free(&s);
+  rc_module_free(m);
+  return c;
+}
+
+#define WAVE_HEAD "wave kernel @w(ptr %out) !run \"--global 4 --wave 4 --arg out=i32[N]\" {\n"
+
+TEST(a_value_that_dies_at_its_rset_is_computed_in_place) {
+  /* $a <- %x: %x dies there (free); $b <- %y: %y is read again after the copy (a move) */
+  counts c = run_counts(WAVE_HEAD
+                        "  reg vector i32 $a\n"
+                        "  reg vector i32 $b\n"
+                        "entry:\n"
+                        "  %tid = call i32 @global_id(i32 0)\n"
+                        "  %o = gep %out, i32 %tid, 4\n"
+                        "  %x = add i32 %tid, 1\n"
+                        "  rset $a, %x\n"
+                        "  %y = add i32 %tid, 2\n"
+                        "  rset $b, %y\n"
+                        "  %z = add i32 %y, 1\n"
+                        "  jmp next\n"
+                        "next:\n"
+                        "  %ra = rget $a\n"
+                        "  %rb = rget $b\n"
+                        "  %s = add i32 %ra, %rb\n"
+                        "  %t = add i32 %s, %z\n"
+                        "  store i32 %t, %o\n"
+                        "  ret\n"
+                        "}\n");
+  CHECK_EQ_INT(c.rc, 0);
+  /* global_id, gep, 4 adds, store, and the move of %y; the rgets cost nothing */
+  CHECK_EQ_INT(c.vector, 9);
+  CHECK_EQ_INT(c.scalar, 2);
+  CHECK_EQ_INT(c.mask, 0);
+}
+
+/* A register's old value read after the new one is defined (the lost-copy shape) keeps the copy. */
+static const char *lost_copy(bool old_read_late) {
+  return old_read_late ? WAVE_HEAD "  reg vector i32 $v\n"
+                                   "entry:\n"
+                                   "  %tid = call i32 @global_id(i32 0)\n"
+                                   "  %o = gep %out, i32 %tid, 4\n"
+                                   "  %old = rget $v\n"
+                                   "  %new = add i32 %old, 1\n"
+                                   "  rset $v, %new\n"
+                                   "  store i32 %old, %o\n"
+                                   "  ret\n"
+                                   "}\n"
+                       : WAVE_HEAD "  reg vector i32 $v\n"
+                                   "entry:\n"
+                                   "  %tid = call i32 @global_id(i32 0)\n"
+                                   "  %o = gep %out, i32 %tid, 4\n"
+                                   "  %old = rget $v\n"
+                                   "  store i32 %old, %o\n"
+                                   "  %new = add i32 %old, 1\n"
+                                   "  rset $v, %new\n"
+                                   "  ret\n"
+                                   "}\n";
+}
+
+TEST(an_old_value_still_needed_keeps_the_copy) {
+  counts early = run_counts(lost_copy(false)), late = run_counts(lost_copy(true));
+  CHECK_EQ_INT(early.rc, 0);
+  CHECK_EQ_INT(late.rc, 0);
+  CHECK_EQ_INT(early.vector, 4); /* global_id, gep, store, add: the rset is coalesced */
+  CHECK_EQ_INT(late.vector, 5);  /* and a move: %old must survive the write of $v */
+}
+
+/* rset $b, (rget $a): free when $a and $b can be one register; `clobber` writes $a while $b's
+ * value is still to be stored, so they cannot. */
+static const char *register_copy(bool clobber) {
+  static char text[2048];
+  snprintf(text, sizeof text,
+           "%s"
+           "  reg vector i32 $a\n"
+                     "  reg vector i32 $b\n"
+                     "entry:\n"
+                     "  %%tid = call i32 @global_id(i32 0)\n"
+                     "  %%o = gep %%out, i32 %%tid, 4\n"
+                     "  %%x = add i32 %%tid, 1\n"
+                     "  rset $a, %%x\n"
+                     "  jmp n\n"
+                     "n:\n"
+                     "  %%ra = rget $a\n"
+                     "  rset $b, %%ra\n"
+                     "  jmp m\n"
+                     "m:\n"
+                     "  %%rb = rget $b\n"
+                     "%s"
+                     "  store i32 %%rb, %%o\n"
+                     "  ret\n"
+                     "}\n",
+           WAVE_HEAD, clobber ? "  %y = add i32 %tid, 2\n  rset $a, %y\n" : "");
+  return text;
+}
+
+TEST(registers_that_do_not_interfere_are_merged) {
+  counts merged = run_counts(register_copy(false));
+  CHECK_EQ_INT(merged.rc, 0);
+  CHECK_EQ_INT(merged.vector, 4); /* global_id, gep, add, store */
+  counts apart = run_counts(register_copy(true));
+  CHECK_EQ_INT(apart.rc, 0);
+  CHECK_EQ_INT(apart.vector, 6); /* and the second add, and the copy $b <- $a */
+}
+
+/* setexec of a mask operation nothing else reads is that operation writing exec. */
+static const char *exec_write(bool fused) {
+  return fused ? WAVE_HEAD "entry:\n"
+                           "  %lane = call i32 @lane_id()\n"
+                           "  %c = icmp ult i32 %lane, 2\n"
+                           "  %b = ballot %c\n"
+                           "  %e = exec\n"
+                           "  %r = andn mask %e, %b\n"
+                           "  setexec %r\n"
+                           "  ret\n"
+                           "}\n"
+               : WAVE_HEAD "entry:\n"
+                           "  %lane = call i32 @lane_id()\n"
+                           "  %c = icmp ult i32 %lane, 2\n"
+                           "  %b = ballot %c\n"
+                           "  %e = exec\n"
+                           "  %r = andn mask %e, %b\n"
+                           "  setexec %b\n"
+                           "  ret\n"
+                           "}\n";
+}
+
+TEST(ballot_and_exec_are_free_and_setexec_fuses) {
+  counts fused = run_counts(exec_write(true)), apart = run_counts(exec_write(false));
+  CHECK_EQ_INT(fused.rc, 0);
+  CHECK_EQ_INT(apart.rc, 0);
+  CHECK_EQ_INT(fused.vector, 2); /* lane_id, icmp */
+  CHECK_EQ_INT(fused.mask, 1);   /* s_andn2_b64 exec, exec, vcc */
+  CHECK_EQ_INT(apart.mask, 2);   /* andn, then the setexec of a ballot */
+}
+
+/* The IPDOM model: a diamond whose join has a phi. The copy of %b on E's edge is coalesced (%b is
+ * E's own and dies there); the value T's edge brings is a move when it is not T's own. */
+static const char *diamond(bool t_copy_is_a_move) {
+  static char text[2048];
+  snprintf(text, sizeof text,
+           "kernel @d(ptr %%out) !run \"--global 4 --wave 4 --arg out=i32[N]\" {\n"
+           "entry:\n"
+           "  %%tid = call i32 @global_id(i32 0)\n"
+           "  %%o = gep %%out, i32 %%tid, 4\n"
+           "  %%c = icmp ult i32 %%tid, 2\n"
+           "  br %%c, T, E\n"
+           "T:\n"
+           "  %%a = add i32 %%tid, 1\n"
+           "  jmp J\n"
+           "E:\n"
+           "  %%b = add i32 %%tid, 2\n"
+           "  jmp J\n"
+           "J:\n"
+           "  %%p = phi i32 [%s, T], [%%b, E]\n"
+           "  store i32 %%p, %%o\n"
+           "  ret\n"
+           "}\n",
+           t_copy_is_a_move ? "%tid" : "%a");
+  return text;
+}
+
+TEST(ipdom_model_counts_edge_copies_and_exec_changes) {
+  counts free_copies = run_counts(diamond(false)), one_move = run_counts(diamond(true));
+  CHECK_EQ_INT(free_copies.rc, 0);
+  CHECK_EQ_INT(one_move.rc, 0);
+  /* 3 in entry, one add per side, the store */
+  CHECK_EQ_INT(free_copies.vector, 6);
+  CHECK_EQ_INT(one_move.vector, 7);
+  /* the waiting side's mask at the branch, and exec written for T, for E and at J */
+  CHECK_EQ_INT(free_copies.mask, 4);
+  CHECK_EQ_INT(free_copies.scalar, 4); /* br, jmp, jmp, ret */
+}
+
+TEST(static_cost_weights_loops_and_skips_free_instructions) {
+  test_diags d;
+  test_diags_init(&d);
+  rc_module *m = test_parse(&d, "wave kernel @w(i32 %n) {\n"
+                                "  reg scalar i32 $i\n"
+                                "entry:\n"
+                                "  rset $i, 0\n"
+                                "  jmp L\n"
+                                "L:\n"
+                                "  %i = rget $i\n"
+                                "  %j = add i32 %i, 1 !scalar\n"
+                                "  %c = icmp slt i32 %j, %n !scalar\n"
+                                "  rset $i, %j\n"
+                                "  br %c, L, X\n"
+                                "X:\n"
+                                "  ret\n"
+                                "}\n");
+  CHECK(m != NULL);
+  if (!m) return;
+  /* entry: the move of 0 and jmp (1 each); L, in a cycle: add, icmp, br (8 each; the rget and the
+   * coalesced rset are free); X: ret */
+  CHECK_EQ_INT(rc_wave_static_cost(m->kernels[0]), 2 + 3 * 8 + 1);
+  rc_module_free(m);
+}
