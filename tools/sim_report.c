@@ -146,6 +146,48 @@ static int check_run(rc_ctx *ctx, sim_result *res, const rc_run_spec *s, const r
   return rc;
 }
 
+/* The thread-level interpreter on k: its traces and the memory it leaves. 0, or -1 (a fault, in *fault,
+ * or an error). */
+static int interp_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memory *mem, rc_traces *tr,
+                      rc_fault *fault) {
+  rc_run_stats st = {0};
+  int rc = rc_memory_init(ctx, mem, s, k);
+  if (rc == 0) rc = rc_interp_run(ctx, k, s, mem, tr, &st, fault);
+  rc_run_stats_free(&st);
+  return rc;
+}
+
+/* A kernel that LLVM's passes prepared (req->llvm_passes) and reconv's pipeline lowered is not
+ * equivalent: is LLVM's output itself, at thread level, before the pipeline? Says which in res->why,
+ * so that a difference LLVM made is not taken for one of lower's or the wave simulator's (LLVM 14's
+ * StructurizeCFG miscompiles some kernels: docs/llvm.md, "reconv against LLVM"). This runs LLVM's
+ * passes again, on a copy of its own; only a failed check pays for it. */
+static void check_llvm_output(rc_ctx *ctx, sim_result *res, rc_kernel *k, const rc_run_spec *s,
+                              const char *passes) {
+  rc_module *own = NULL;
+  rc_kernel *c = sim_transform_copy(ctx, k, NULL, passes, &own, NULL);
+  rc_memory ma = {0}, mb = {0};
+  rc_traces ta = {0}, tb = {0};
+  rc_fault fa = {0}, fb = {0};
+  char why[sizeof res->why];
+  size_t n = strlen(res->why);
+  if (!c) snprintf(res->why + n, sizeof res->why - n, "; LLVM's output could not be checked alone");
+  else if (interp_run(ctx, res->orig, s, &ma, &ta, &fa) != 0 || interp_run(ctx, c, s, &mb, &tb, &fb) != 0)
+    snprintf(res->why + n, sizeof res->why - n, "; LLVM's output, before %s, %s%s", res->pipeline,
+             fb.happened ? "faults: " : "could not be run alone", fb.happened ? fb.message : "");
+  else if (!rc_traces_equivalent(res->orig, &ta, c, &tb, why, sizeof why) ||
+           !rc_memory_equal(&ma, &mb, why, sizeof why))
+    snprintf(res->why + n, sizeof res->why - n, "; LLVM's output, before %s, is not equivalent either: %s",
+             res->pipeline, why);
+  else
+    snprintf(res->why + n, sizeof res->why - n, "; LLVM's output, before %s, is equivalent", res->pipeline);
+  rc_memory_free(&ma);
+  rc_memory_free(&mb);
+  rc_traces_free(&ta);
+  rc_traces_free(&tb);
+  if (own) rc_module_free(own);
+}
+
 static int sim_execute_spec(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
                             sim_result *res);
 
@@ -205,6 +247,8 @@ static int sim_execute_spec(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, con
     if (rc != 0 && res->fault.happened) rc = 0; /* a bad run is reported, not an error */
   }
   if (rc == 0 && req->check && !res->fault.happened) rc = check_run(ctx, res, s, &tr);
+  if (rc == 0 && res->checked && !res->equivalent && req->llvm_passes && res->pipeline)
+    check_llvm_output(ctx, res, k, s, req->llvm_passes);
   rc_traces_free(&tr);
   return rc;
 }
