@@ -3,11 +3,13 @@
  * Analysis (section IV-B/C, src/transform/meld_align.c for the alignment):
  *  - a meldable divergent region (Definition 5) is a block E ending in a divergent two-way branch
  *    `br C, T, F` whose successors do not post-dominate each other; its exit X is E's immediate
- *    post-dominator. reconv handles regions whose two paths T..X and F..X are disjoint, acyclic and
- *    single-entry (only E enters them) — the region simplification of section IV-F is then given.
- *    Other regions (irreducible or cyclic paths, paths entered from elsewhere, no post-dominating
- *    exit because the paths end in different returns, convergent operations such as barriers) are
- *    left alone and counted in the statistics (meld_left_alone_*);
+ *    post-dominator. A region is simple as a whole when its two paths T..X and F..X are disjoint,
+ *    acyclic and single-entry (only E enters them). Other regions (irreducible or cyclic paths,
+ *    paths entered from elsewhere, no post-dominating exit because the paths end in different
+ *    returns, convergent operations such as barriers) go through region simplification (section
+ *    IV-A, simplify_side): each side's simple regions, which may leave to several blocks; a region
+ *    where a side has none, or nothing on the two sides is meldable, is left alone and counted in
+ *    the statistics (meld_left_alone_*, by why it was not simple as a whole);
  *  - each path is a sequence of SESE subgraphs ordered by post-dominance: from p0 = T (or F), each
  *    p_{i+1} = ipdom(p_i) up to X, subgraph i being the blocks from p_i up to p_{i+1};
  *  - subgraphs of the two paths are meldable (Definition 6, cases 1 and 3) when they are
