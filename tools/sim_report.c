@@ -75,40 +75,6 @@ static void clone_functions(rc_module *into, const rc_module *from) {
   }
 }
 
-/* LLVM 14's StructurizeCFG miscompiles a compare that is both a branch condition and the incoming
- * value of a phi in the region it restructures: simplifyConditions runs while the region's phi
- * values are parked (DeletedPhis), sees the `not` it built for the branch as the compare's only
- * use, flips the compare's predicate in place, and then puts the flipped compare back into the phis.
- * meld's output has such phis (SSA repair carries an inner region's condition into the melded
- * blocks: examples/darm/srad_chain.rir), so before a kernel that reconv's passes changed goes to
- * LLVM, every phi reads a copy of such a compare (`select c, true, false`, which LLVM's structurizer
- * pipeline leaves alone) instead of the compare itself. */
-static void shield_phi_compares(rc_kernel *k) {
-  rc_builder bd;
-  rc_value **copy = rc_xcalloc(k->nvalues + 1, sizeof *copy);
-  uint32_t nvalues = k->nvalues;
-  uint8_t *cond = rc_xcalloc(nvalues + 1, 1); /* per value id: a branch condition */
-  for (uint32_t b = 0; b < k->nblocks; b++) {
-    rc_instr *t = rc_block_term(k->blocks[b]);
-    rc_instr *c = t && t->op == RC_OP_BR ? rc_value_instr(t->ops[0]) : NULL;
-    if (c && c->v.id < nvalues) cond[c->v.id] = 1;
-  }
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    for (rc_instr *p = k->blocks[b]->first; p && p->op == RC_OP_PHI; p = p->next)
-      for (uint32_t o = 0; o < p->nops; o++) {
-        rc_instr *c = rc_value_instr(p->ops[o]);
-        if (!c || (c->op != RC_OP_ICMP && c->op != RC_OP_FCMP) || c->v.id >= nvalues || !cond[c->v.id] || !c->next)
-          continue;
-        if (!copy[c->v.id]) {
-          rc_builder_before(&bd, c->next);
-          copy[c->v.id] = rc_build_select(&bd, &c->v, rc_const_bool(k, true), rc_const_bool(k, false), NULL);
-        }
-        rc_instr_set_op(p, o, copy[c->v.id]);
-      }
-  free(copy);
-  free(cond);
-}
-
 rc_kernel *sim_transform_copy(rc_ctx *ctx, rc_kernel *k, const char *before_llvm, const char *llvm_passes,
                               const char *pipeline, rc_module **own, rc_stats *stats) {
   rc_kernel *c;
@@ -129,7 +95,9 @@ rc_kernel *sim_transform_copy(rc_ctx *ctx, rc_kernel *k, const char *before_llvm
       p = rc_kernel_clone(pre, k, k->name);
     }
     if (p && rc_pipeline_run(ctx, p, before_llvm, NULL, stats) != 0) p = NULL;
-    if (p) shield_phi_compares(p);
+#ifdef RECONV_HAVE_LLVM
+    if (p) rc_llvm_guard_structurizer(p); /* LLVM 14's StructurizeCFG and phis of branch compares */
+#endif
     c = p ? llvm_copy(ctx, own, p, llvm_passes) : NULL;
     if (pre) rc_module_free(pre);
     if (!c) return NULL;
