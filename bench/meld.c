@@ -4,13 +4,21 @@
  * branches (reconv gen --similar). For each kernel and melding threshold (0.1, 0.2, 0.4) it prints
  * the vector instructions, all issued instructions and the SIMD efficiency on the wave simulator
  * of reconverge,lower without and with meld in front, and whether the melded run is equivalent to
- * the thread-level interpreter by effect traces and memory. Numbers, never timings.
+ * the thread-level interpreter by effect traces and memory. With the LLVM bridge it also prints
+ * the issued instructions and SIMD efficiency of LLVM's structurizer pipeline (the row
+ * llvm-structurizecfg+lower of reconv compare) without and with meld in front
+ * (meld+llvm-structurizecfg+lower), and whether that melded run is equivalent. Numbers, never
+ * timings.
  *
  *   bench_meld [--wave W] [FILE.rir ...]      (run from the repository root for the defaults)
  */
 #include "reconv/gen.h"
 #include "reconv/sim.h"
 #include "reconv/transform.h"
+
+#ifdef RECONV_HAVE_LLVM
+#include "reconv/llvm.h"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +64,58 @@ static void run_pipeline(rc_ctx *ctx, rc_module *m, const rc_kernel *k, const rc
   rc_module_remove_kernel(m, c);
 }
 
+#ifdef RECONV_HAVE_LLVM
+/* LLVM's structurizer pipeline as AMDGPU runs it (tools/compare_run.h, LLVM_STRUCTURIZER), run by
+ * LLVM on the exported kernel (melded first when `meld` is set), then lower[norepair] and the wave
+ * simulator, as reconv compare's LLVM rows do. */
+static void run_llvm(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, const char *meld, const rc_traces *ref,
+                     const rc_memory *refmem, result *r) {
+  memset(r, 0, sizeof *r);
+  rc_module *pre = rc_module_new(ctx, "bench");
+  rc_kernel *c = rc_kernel_clone(pre, k, k->name);
+  char *text = NULL;
+  size_t len = 0;
+  rc_module *own = NULL;
+  rc_kernel *w = NULL;
+  if (c && (!meld || rc_pipeline_run(ctx, c, meld, NULL, NULL) == 0)) {
+    if (meld) rc_llvm_guard_structurizer(c);
+    rc_llvm_export_opts eo = {c, false, false, false};
+    if (rc_llvm_export(ctx, pre, &eo, &text, &len) == 0) {
+      rc_llvm_import_opts io = {0};
+      io.passes = "lowerswitch,mergereturn,fix-irreducible,unify-loop-exits,structurizecfg";
+      io.data = text;
+      io.data_len = len;
+      own = rc_llvm_import_file(ctx, "bench.ll", &io);
+      w = own ? rc_module_find_kernel(own, k->name) : NULL;
+    }
+  }
+  if (!w || rc_pipeline_run(ctx, w, "lower[norepair]", NULL, NULL) != 0) {
+    snprintf(r->why, sizeof r->why, "LLVM's pipeline failed");
+  } else {
+    rc_memory mem = {0};
+    rc_traces tr = {0};
+    rc_run_stats st = {0};
+    rc_fault fault = {0};
+    if (rc_memory_init(ctx, &mem, s, w) == 0 && rc_wave_run(ctx, w, s, &mem, &tr, &st, &fault, NULL) == 0) {
+      r->ok = true;
+      r->vector = st.vector_instrs;
+      r->issued = st.vector_instrs + st.scalar_instrs + st.mask_instrs;
+      r->eff = rc_simd_efficiency(&st);
+      r->equivalent = rc_traces_equivalent(k, ref, w, &tr, r->why, sizeof r->why) &&
+                      rc_memory_equal(refmem, &mem, r->why, sizeof r->why);
+    } else {
+      snprintf(r->why, sizeof r->why, "%s", fault.happened ? fault.message : "run failed");
+    }
+    rc_memory_free(&mem);
+    rc_traces_free(&tr);
+    rc_run_stats_free(&st);
+  }
+  free(text);
+  if (own) rc_module_free(own);
+  rc_module_free(pre);
+}
+#endif
+
 static void bench_kernel(rc_ctx *ctx, rc_module *m, rc_kernel *k, const char *label, uint32_t wave) {
   rc_run_spec s;
   rc_run_spec_init(&s);
@@ -76,6 +136,10 @@ static void bench_kernel(rc_ctx *ctx, rc_module *m, rc_kernel *k, const char *la
   }
   result base, melded;
   run_pipeline(ctx, m, k, &s, "reconverge,lower", &ref, &mem, &base);
+#ifdef RECONV_HAVE_LLVM
+  result lbase, lmelded;
+  run_llvm(ctx, k, &s, NULL, &ref, &mem, &lbase);
+#endif
   for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
     char pipeline[64];
     snprintf(pipeline, sizeof pipeline, "meld[threshold=%.1f],reconverge,lower", thresholds[t]);
@@ -84,10 +148,21 @@ static void bench_kernel(rc_ctx *ctx, rc_module *m, rc_kernel *k, const char *la
       printf("%-22s %4.1f  error: %s\n", label, thresholds[t], base.ok ? melded.why : base.why);
       continue;
     }
-    printf("%-22s %4.1f %9llu %9llu %6.1f%% %9llu %9llu %6.1f%%  %s\n", label, thresholds[t],
+    printf("%-22s %4.1f %9llu %9llu %6.1f%% %9llu %9llu %6.1f%%  %-10s", label, thresholds[t],
            (unsigned long long)base.vector, (unsigned long long)base.issued, 100 * base.eff,
            (unsigned long long)melded.vector, (unsigned long long)melded.issued, 100 * melded.eff,
-           melded.equivalent ? "equivalent" : melded.why);
+           melded.equivalent ? "equivalent" : "NOT");
+#ifdef RECONV_HAVE_LLVM
+    snprintf(pipeline, sizeof pipeline, "meld[threshold=%.1f]", thresholds[t]);
+    run_llvm(ctx, k, &s, pipeline, &ref, &mem, &lmelded);
+    if (lbase.ok && lmelded.ok)
+      printf(" %9llu %6.1f%% %9llu %6.1f%%  %s", (unsigned long long)lbase.issued, 100 * lbase.eff,
+             (unsigned long long)lmelded.issued, 100 * lmelded.eff, lmelded.equivalent ? "equivalent" : lmelded.why);
+    else
+      printf("  error: %s", lbase.ok ? lmelded.why : lbase.why);
+#endif
+    if (!melded.equivalent) printf("  (%s)", melded.why);
+    putchar('\n');
   }
   rc_traces_free(&ref);
   rc_memory_free(&mem);
@@ -107,9 +182,16 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof default_files / sizeof default_files[0]; i++) files[nfiles++] = default_files[i];
   rc_ctx ctx;
   rc_ctx_init(&ctx);
-  printf("%-22s %4s %9s %9s %7s %9s %9s %7s  %s\n", "kernel", "thr", "vector", "issued", "SIMD", "vector",
+  printf("%-22s %4s %9s %9s %7s %9s %9s %7s  %-10s", "kernel", "thr", "vector", "issued", "SIMD", "vector",
          "issued", "SIMD", "melded run");
-  printf("%-22s %4s %27s %27s\n", "", "", "-- reconverge,lower --", "-- meld,reconverge,lower --");
+#ifdef RECONV_HAVE_LLVM
+  printf(" %9s %7s %9s %7s  %s", "issued", "SIMD", "issued", "SIMD", "melded run");
+#endif
+  printf("\n%-22s %4s %27s %27s", "", "", "-- reconverge,lower --", "-- meld,reconverge,lower --");
+#ifdef RECONV_HAVE_LLVM
+  printf(" %12s %-30s", "", "-- llvm-structurizecfg, meld+llvm-structurizecfg --");
+#endif
+  putchar('\n');
   for (int f = 0; f < nfiles; f++) {
     rc_module *m = rc_parse_file(&ctx, files[f]);
     if (!m) continue;

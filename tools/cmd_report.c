@@ -218,10 +218,12 @@ static bool kernel_section(rc_ctx *ctx, rc_strbuf *out, rc_kernel *k, const rc_r
     quiet.diag = NULL; /* a strategy that failed says so in the table already */
     quiet.diag_user = NULL;
     rc_module *own = NULL;
-    rc_kernel *c = sim_transform_copy(&quiet, k, st->thread_passes, st->llvm_passes, &own, NULL);
+    rc_kernel *c = sim_transform_copy(&quiet, k, st->before_llvm, st->llvm_passes, st->thread_passes, &own, NULL);
     if (c) {
-      char caption[160];
+      char caption[200];
       if (st->thread_passes) snprintf(caption, sizeof caption, "after %s", st->thread_passes);
+      else if (st->before_llvm)
+        snprintf(caption, sizeof caption, "after %s and LLVM's passes (%s)", st->before_llvm, st->llvm_passes);
       else snprintf(caption, sizeof caption, "after LLVM's passes (%s)", st->llvm_passes ? st->llvm_passes : "none");
       figure(out, c, caption);
     }

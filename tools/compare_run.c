@@ -7,25 +7,28 @@
 #include <string.h>
 
 const strategy compare_strategies[] = {
-    {"ipdom", SIM_MODE_IPDOM, NULL, NULL, NULL},
-    {"reconverge[auto]+lower", SIM_MODE_WAVE, "reconverge[order=auto],lower", "reconverge[order=auto]", NULL},
-    {"reconverge[dfpd]+lower", SIM_MODE_WAVE, "reconverge[order=dfpd],lower", "reconverge[order=dfpd]", NULL},
-    {"reconverge[df]+lower", SIM_MODE_WAVE, "reconverge[order=df],lower", "reconverge[order=df]", NULL},
-    {"reconverge[bf]+lower", SIM_MODE_WAVE, "reconverge[order=bf],lower", "reconverge[order=bf]", NULL},
-    {"reconverge[bfpd]+lower", SIM_MODE_WAVE, "reconverge[order=bfpd],lower", "reconverge[order=bfpd]", NULL},
-    {"reconverge[rpot]+lower", SIM_MODE_WAVE, "reconverge[order=rpot],lower", "reconverge[order=rpot]", NULL},
-    {"reconverge[domreg]+lower", SIM_MODE_WAVE, "reconverge[order=domreg],lower", "reconverge[order=domreg]", NULL},
+    {"ipdom", SIM_MODE_IPDOM, NULL, NULL, NULL, NULL},
+    {"reconverge[auto]+lower", SIM_MODE_WAVE, "reconverge[order=auto],lower", "reconverge[order=auto]", NULL, NULL},
+    {"reconverge[dfpd]+lower", SIM_MODE_WAVE, "reconverge[order=dfpd],lower", "reconverge[order=dfpd]", NULL, NULL},
+    {"reconverge[df]+lower", SIM_MODE_WAVE, "reconverge[order=df],lower", "reconverge[order=df]", NULL, NULL},
+    {"reconverge[bf]+lower", SIM_MODE_WAVE, "reconverge[order=bf],lower", "reconverge[order=bf]", NULL, NULL},
+    {"reconverge[bfpd]+lower", SIM_MODE_WAVE, "reconverge[order=bfpd],lower", "reconverge[order=bfpd]", NULL, NULL},
+    {"reconverge[rpot]+lower", SIM_MODE_WAVE, "reconverge[order=rpot],lower", "reconverge[order=rpot]", NULL, NULL},
+    {"reconverge[domreg]+lower", SIM_MODE_WAVE, "reconverge[order=domreg],lower", "reconverge[order=domreg]", NULL, NULL},
     /* Anantpur and Govindarajan 2014: the linearized kernel on the IPDOM stack, and lowered */
-    {"linearize[opt=0]+ipdom", SIM_MODE_IPDOM, "linearize[opt=0]", NULL, NULL},
-    {"linearize[opt=3]+ipdom", SIM_MODE_IPDOM, "linearize[opt=3]", NULL, NULL},
-    {"linearize[opt=3]+lower", SIM_MODE_WAVE, "linearize[opt=3],reconverge,lower", "linearize[opt=3]", NULL},
-    {"blockip", SIM_MODE_WAVE, "blockip", NULL, NULL},
-    {"full-linearize", SIM_MODE_WAVE, "full-linearize", NULL, NULL},
+    {"linearize[opt=0]+ipdom", SIM_MODE_IPDOM, "linearize[opt=0]", NULL, NULL, NULL},
+    {"linearize[opt=3]+ipdom", SIM_MODE_IPDOM, "linearize[opt=3]", NULL, NULL, NULL},
+    {"linearize[opt=3]+lower", SIM_MODE_WAVE, "linearize[opt=3],reconverge,lower", "linearize[opt=3]", NULL, NULL},
+    {"blockip", SIM_MODE_WAVE, "blockip", NULL, NULL, NULL},
+    {"full-linearize", SIM_MODE_WAVE, "full-linearize", NULL, NULL, NULL},
     /* DARM's melding first (docs/meld.md); checked by effect traces, since melding changes which
      * blocks a thread runs (sim_pipeline_needs_effects) */
-    {"meld+reconverge+lower", SIM_MODE_WAVE, "meld,reconverge,lower", "meld,reconverge", NULL},
+    {"meld+reconverge+lower", SIM_MODE_WAVE, "meld,reconverge,lower", "meld,reconverge", NULL, NULL},
 #ifdef RECONV_HAVE_LLVM
-    {"llvm-structurizecfg+lower", SIM_MODE_WAVE, "lower[norepair]", NULL, LLVM_STRUCTURIZER},
+    {"llvm-structurizecfg+lower", SIM_MODE_WAVE, "lower[norepair]", NULL, LLVM_STRUCTURIZER, NULL},
+    /* melding helps every scheme: meld, then LLVM's structurizer pipeline (exported to LLVM after
+     * meld), then lower; checked by effect traces as the meld row */
+    {"meld+llvm-structurizecfg+lower", SIM_MODE_WAVE, "lower[norepair]", NULL, LLVM_STRUCTURIZER, "meld"},
 #endif
 };
 const int compare_nstrategies = sizeof compare_strategies / sizeof compare_strategies[0];
@@ -76,7 +79,10 @@ int compare_best(const compare_row *rows, int n) {
 void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, const compare_row *rows, int n) {
   uint64_t threads = rc_run_spec_threads(s);
   fprintf(f, "kernel @%s: %" PRIu64 " threads, waves of %u lanes\n", k->name, threads, s->wave);
-  fprintf(f, "%-26s %1s %6s %5s %9s %8s %8s %9s %9s %8s %6s  %s\n", "strategy", "", "blocks", "flow", "vector",
+  int w = 26; /* the name column: as wide as the longest name shown */
+  for (int i = 0; i < n; i++)
+    if ((int)strlen(rows[i].st->name) > w) w = (int)strlen(rows[i].st->name);
+  fprintf(f, "%-*s %1s %6s %5s %9s %8s %8s %9s %9s %8s %6s  %s\n", w, "strategy", "", "blocks", "flow", "vector",
           "scalar", "mask", "issued", "SIMD eff", "entered", "dup", "verdict");
   int best = compare_best(rows, n);
   uint64_t total = 0;
@@ -84,15 +90,15 @@ void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
     const compare_row *r = &rows[i];
     char v[700];
     if (!r->ran) {
-      fprintf(f, "%-26s %1s %6s %5s %9s %8s %8s %9s %9s %8s %6s  %s\n", r->st->name, "", "-", "-", "-", "-", "-", "-",
+      fprintf(f, "%-*s %1s %6s %5s %9s %8s %8s %9s %9s %8s %6s  %s\n", w, r->st->name, "", "-", "-", "-", "-", "-", "-",
               "-", "-", "-", compare_verdict(r, v, sizeof v));
       continue;
     }
     const rc_run_stats *st = &r->res.stats;
     total += compare_issued(r);
-    fprintf(f, "%-26s %1s %6u %5u %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %9" PRIu64 " %8.1f%% %8" PRIu64 " %6" PRIu64
+    fprintf(f, "%-*s %1s %6u %5u %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %9" PRIu64 " %8.1f%% %8" PRIu64 " %6" PRIu64
                "  %s\n",
-            r->st->name, i == best ? "*" : "", sim_count_blocks(r->res.ran, 0),
+            w, r->st->name, i == best ? "*" : "", sim_count_blocks(r->res.ran, 0),
             sim_count_blocks(r->res.ran, RC_BLOCK_FLOW | RC_BLOCK_GUARD),
             st->vector_instrs, st->scalar_instrs, st->mask_instrs, compare_issued(r), 100.0 * rc_simd_efficiency(st),
             st->blocks_entered, st->duplicate_blocks, compare_verdict(r, v, sizeof v));
@@ -108,12 +114,15 @@ void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
   if (threads < s->wave)
     fprintf(f, "; %" PRIu64 " threads fill at most %.1f%% of a %u-lane wave", threads, 100.0 * (double)threads / s->wave,
             s->wave);
+  int neffects = 0;
   for (int i = 0; i < n; i++)
-    if (rows[i].res.effects) {
-      fprintf(f, "\nnote: %s changes which blocks a thread runs: checked by effect traces (stores, atomics,\n"
-                 "note: barriers per thread, docs/meld.md) and memory", rows[i].st->name);
-      break;
-    }
+    if (rows[i].res.effects) fprintf(f, "%s%s", neffects++ ? " and " : "\nnote: ", rows[i].st->name);
+  if (neffects == 1)
+    fputs(" changes which blocks a thread runs: checked by effect traces (stores, atomics,\n"
+          "note: barriers per thread, docs/meld.md) and memory", f);
+  else if (neffects > 1)
+    fputs("\nnote: change which blocks a thread runs: checked by effect traces (stores, atomics, barriers\n"
+          "note: per thread, docs/meld.md) and memory", f);
   fputs("\nnote: dup = blocks a wave enters again while lanes that ran them wait (the IPDOM stack re-runs a\n"
         "note: block per path into it; reconverge's flow blocks can take a wave around a loop twice, thesis\n"
         "note: 4.3.1, while each lane runs each block once)\n"
@@ -171,6 +180,7 @@ int compare_run(const rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const cha
     req.mode = r->st->mode;
     req.pipeline = r->st->pipeline;
     req.llvm_passes = r->st->llvm_passes;
+    req.before_llvm = r->st->before_llvm;
     req.check = true;
     req.timeline = timeline && strcmp(r->st->name, COMPARE_DEFAULT) == 0;
     r->ran = sim_execute(&r->ctx, k, s, &req, &r->res) == 0;

@@ -11,6 +11,7 @@ typedef struct strategy {
   const char *pipeline;    /* wave mode: the passes from the thread-level kernel to a wave kernel */
   const char *thread_passes; /* wave mode: the part of the pipeline before lower (NULL: none) */
   const char *llvm_passes; /* wave mode: LLVM's passes first, run by LLVM (needs the LLVM bridge) */
+  const char *before_llvm; /* wave mode: reconv's passes before LLVM's (NULL: none) */
 } strategy;
 
 /* LLVM's structurizer as AMDGPU prepares it (its pre-ISel passes): no switches, one return (AMDGPU

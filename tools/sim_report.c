@@ -75,11 +75,33 @@ static void clone_functions(rc_module *into, const rc_module *from) {
   }
 }
 
-rc_kernel *sim_transform_copy(rc_ctx *ctx, rc_kernel *k, const char *pipeline, const char *llvm_passes,
-                              rc_module **own, rc_stats *stats) {
+rc_kernel *sim_transform_copy(rc_ctx *ctx, rc_kernel *k, const char *before_llvm, const char *llvm_passes,
+                              const char *pipeline, rc_module **own, rc_stats *stats) {
   rc_kernel *c;
   *own = NULL;
-  if (llvm_passes) {
+  if (before_llvm && llvm_passes) {
+    /* reconv's passes first (e.g. meld), on a copy of their own; that copy goes to LLVM. A kernel
+     * that came from LLVM is copied through LLVM (exported, imported back without passes), so that
+     * the copy keeps the LLVM module that export edits (its types, globals and attributes). Device
+     * functions are inlined after LLVM's passes, as on the llvm-structurizecfg row (the export
+     * edits the kernel's own LLVM function, which has the calls). */
+    rc_module *pre = NULL;
+    rc_kernel *p;
+    if (k->mod->origin) {
+      p = llvm_copy(ctx, &pre, k, NULL);
+    } else {
+      pre = rc_module_new(ctx, k->mod->filename);
+      clone_functions(pre, k->mod);
+      p = rc_kernel_clone(pre, k, k->name);
+    }
+    if (p && rc_pipeline_run(ctx, p, before_llvm, NULL, stats) != 0) p = NULL;
+#ifdef RECONV_HAVE_LLVM
+    if (p) rc_llvm_guard_structurizer(p); /* LLVM 14's StructurizeCFG and phis of branch compares */
+#endif
+    c = p ? llvm_copy(ctx, own, p, llvm_passes) : NULL;
+    if (pre) rc_module_free(pre);
+    if (!c) return NULL;
+  } else if (llvm_passes) {
     c = llvm_copy(ctx, own, k, llvm_passes);
     if (!c) return NULL;
   } else {
@@ -96,15 +118,16 @@ rc_kernel *sim_transform_copy(rc_ctx *ctx, rc_kernel *k, const char *pipeline, c
               stuck->u.callee->name);
     return NULL;
   }
+  if (before_llvm && !llvm_passes && rc_pipeline_run(ctx, c, before_llvm, NULL, stats) != 0) return NULL;
   if (pipeline && rc_pipeline_run(ctx, c, pipeline, NULL, stats) != 0) return NULL;
   return c;
 }
 
 /* A copy of k, in a module of its own so that it keeps k's name (after LLVM's passes, if any),
  * transformed by the pipeline into a wave kernel. */
-static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const char *pipeline,
-                             const char *llvm_passes) {
-  rc_kernel *c = sim_transform_copy(ctx, k, pipeline, llvm_passes, &res->own, &res->pass_stats);
+static rc_kernel *lower_copy(rc_ctx *ctx, sim_result *res, rc_kernel *k, const sim_request *req) {
+  const char *pipeline = req->pipeline;
+  rc_kernel *c = sim_transform_copy(ctx, k, req->before_llvm, req->llvm_passes, pipeline, &res->own, &res->pass_stats);
   if (!c) return NULL;
   if (c->level != RC_LEVEL_WAVE) {
     rc_error(ctx, "the pipeline '%s' left @%s at thread level; end it with lower", pipeline, k->name);
@@ -205,7 +228,8 @@ int sim_execute(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_reque
   memset(res, 0, sizeof *res);
   rc_run_spec es; /* the spec with effect traces, when the check compares those */
   bool effects = req->effects || (req->mode == SIM_MODE_WAVE && k->level == RC_LEVEL_THREAD &&
-                                  sim_pipeline_needs_effects(req->pipeline));
+                                  (sim_pipeline_needs_effects(req->pipeline) ||
+                                   sim_pipeline_needs_effects(req->before_llvm)));
   if (effects) {
     rc_run_spec_copy(&es, s);
     es.effect_traces = true;
@@ -225,12 +249,13 @@ static int sim_execute_spec(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, con
   res->ran = k;
   if (req->mode == SIM_MODE_WAVE && k->level == RC_LEVEL_THREAD) {
     res->pipeline = req->pipeline;
-    res->ran = lower_copy(ctx, res, k, req->pipeline, req->llvm_passes);
+    res->ran = lower_copy(ctx, res, k, req);
     if (!res->ran) return -1;
   } else if (req->mode == SIM_MODE_IPDOM && req->pipeline && k->level == RC_LEVEL_THREAD) {
     /* the IPDOM stack runs a transformed thread-level kernel (a linearized one, Anantpur 2014) */
     res->pipeline = req->pipeline;
-    res->ran = sim_transform_copy(ctx, k, req->pipeline, req->llvm_passes, &res->own, &res->pass_stats);
+    res->ran = sim_transform_copy(ctx, k, req->before_llvm, req->llvm_passes, req->pipeline, &res->own,
+                                  &res->pass_stats);
     if (!res->ran) return -1;
     if (res->ran->level != RC_LEVEL_THREAD) {
       rc_error(ctx, "the pipeline '%s' makes @%s a wave kernel; the IPDOM model runs thread-level kernels",

@@ -22,6 +22,8 @@ typedef struct sim_request {
   uint32_t timeline_wave;
   const char *llvm_passes; /* wave mode: LLVM passes run on the kernel first (exported to LLVM IR
                               and imported back), e.g. LLVM's structurizer; needs the LLVM bridge */
+  const char *before_llvm; /* with llvm_passes: reconv passes run on the thread-level kernel before
+                              it goes to LLVM (e.g. meld in front of LLVM's structurizer) */
 } sim_request;
 
 typedef struct sim_result {
@@ -54,12 +56,13 @@ bool sim_pipeline_needs_effects(const char *pipeline);
 void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s);
 void sim_report_json(FILE *f, const sim_result *res, const rc_run_spec *s);
 
-/* A copy of k in a module of its own (*own, freed by the caller even on failure): after LLVM's
- * passes when llvm_passes is set (exported to LLVM IR and imported back), with device functions
- * inlined, then transformed by pipeline (NULL: none; its statistics into stats, which may be NULL).
- * NULL after reporting an error. */
-rc_kernel *sim_transform_copy(rc_ctx *ctx, rc_kernel *k, const char *pipeline, const char *llvm_passes,
-                              rc_module **own, rc_stats *stats);
+/* A copy of k in a module of its own (*own, freed by the caller even on failure): transformed by
+ * before_llvm (reconv passes, NULL: none) and then LLVM's passes when llvm_passes is set (exported
+ * to LLVM IR and imported back), with device functions inlined, then transformed by pipeline
+ * (NULL: none). The statistics of both reconv pipelines go into stats, which may be NULL. NULL
+ * after reporting an error. */
+rc_kernel *sim_transform_copy(rc_ctx *ctx, rc_kernel *k, const char *before_llvm, const char *llvm_passes,
+                              const char *pipeline, rc_module **own, rc_stats *stats);
 
 /* Static counts of a kernel: blocks, and blocks flagged !flow / !guard / !virtual. */
 uint32_t sim_count_blocks(const rc_kernel *k, uint32_t flags);

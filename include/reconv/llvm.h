@@ -43,6 +43,13 @@ typedef struct rc_llvm_export_opts {
                             again (LLVM's verifier still checks the module it writes) */
 } rc_llvm_export_opts;
 
+/* Before a kernel that reconv's passes changed goes to LLVM's structurizer pipeline: every phi
+ * whose incoming value is a compare that is also a branch condition reads a copy of the compare
+ * (`select c, true, false`, which that pipeline leaves alone) instead. LLVM 14's StructurizeCFG
+ * would otherwise flip such a compare in place (simplifyConditions, while the phis' values are
+ * parked) and put the flipped compare back into the phis; meld's output has such phis. */
+void rc_llvm_guard_structurizer(rc_kernel *k);
+
 /* Export a module of thread-level kernels to LLVM IR: into a malloc'ed buffer (*data, *len; text
  * is NUL-terminated), which the caller frees. The result passes LLVM's verifier. Kernels that came
  * from LLVM keep their signature, calling convention, attributes and kernel metadata; others

@@ -548,6 +548,41 @@ static void collect(inplace *ip) {
   ip->nlblock = blocks.len;
 }
 
+/* Put every instruction into the block and at the place the view has it. Most transforms keep
+ * instructions where they were, and then nothing moves; meld moves them (melded instructions into
+ * the melded blocks, unpredicated runs into blocks of their own, a replicated block's code into the
+ * replica), and the LLVM instruction moves along, with its name, flags and metadata. */
+static void place_all(inplace *ip) {
+  LLVMBuilderRef b = ip->ex->b;
+  for (uint32_t n = 0; n < ip->k->nblocks; n++) {
+    const rc_block *rb = ip->k->blocks[n];
+    LLVMBasicBlockRef bb = ip->blk[rb->id];
+    LLVMValueRef prev = NULL;
+    for (const rc_instr *i = rb->first; i; i = i->next) {
+      if (i->iflags & RC_IF_VIEW) continue;
+      LLVMValueRef l;
+      if (rc_opcode_is_terminator((rc_opcode)i->op)) l = LLVMGetBasicBlockTerminator(bb);
+      else if (i->v.type != RC_VOID) l = i->v.id < ip->k->nvalues ? ip->val[i->v.id] : NULL; /* rebuilt phis too */
+      else l = original(ip, i) && ip->state[i->origin - 1] == KEPT ? original(ip, i) : NULL;
+      if (!l || !LLVMIsAInstruction(l)) continue; /* a new value LLVM's builder folded to a constant */
+      LLVMValueRef want = prev ? LLVMGetNextInstruction(prev) : LLVMGetFirstInstruction(bb);
+      if (l != want) {
+        size_t len;
+        const char *name = LLVMGetValueName2(l, &len);
+        char *copy = rc_xmalloc(len + 1);
+        memcpy(copy, name, len);
+        copy[len] = 0;
+        if (want) LLVMPositionBuilderBefore(b, want); else LLVMPositionBuilderAtEnd(b, bb);
+        LLVMSetCurrentDebugLocation2(b, NULL); /* the instruction keeps its own location */
+        LLVMInstructionRemoveFromParent(l);
+        LLVMInsertIntoBuilderWithName(b, l, copy);
+        free(copy);
+      }
+      prev = l;
+    }
+  }
+}
+
 /* Erase what the view no longer has: instructions (their remaining uses are in other erased
  * code, or are phi entries of removed edges) and then blocks. */
 static void erase_dropped(inplace *ip) {
@@ -641,6 +676,7 @@ int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn) {
   }
   for (uint32_t b = 0; b < k->nblocks && rc == 0; b++) terminator(ip, k->blocks[b]);
   if (rc == 0) {
+    place_all(ip);
     erase_dropped(ip);
     for (uint32_t b = 1; b < k->nblocks; b++)
       if (LLVMGetPreviousBasicBlock(ip->blk[b]) != ip->blk[b - 1]) LLVMMoveBasicBlockAfter(ip->blk[b], ip->blk[b - 1]);

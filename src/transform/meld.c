@@ -3,11 +3,13 @@
  * Analysis (section IV-B/C, src/transform/meld_align.c for the alignment):
  *  - a meldable divergent region (Definition 5) is a block E ending in a divergent two-way branch
  *    `br C, T, F` whose successors do not post-dominate each other; its exit X is E's immediate
- *    post-dominator. reconv handles regions whose two paths T..X and F..X are disjoint, acyclic and
- *    single-entry (only E enters them) — the region simplification of section IV-F is then given.
- *    Other regions (irreducible or cyclic paths, paths entered from elsewhere, no post-dominating
- *    exit because the paths end in different returns, convergent operations such as barriers) are
- *    left alone and counted in the statistics (meld_left_alone_*);
+ *    post-dominator. A region is simple as a whole when its two paths T..X and F..X are disjoint,
+ *    acyclic and single-entry (only E enters them). Other regions (irreducible or cyclic paths,
+ *    paths entered from elsewhere, no post-dominating exit because the paths end in different
+ *    returns, convergent operations such as barriers) go through region simplification (section
+ *    IV-A, simplify_side): each side's simple regions, which may leave to several blocks; a region
+ *    where a side has none, or nothing on the two sides is meldable, is left alone and counted in
+ *    the statistics (meld_left_alone_*, by why it was not simple as a whole);
  *  - each path is a sequence of SESE subgraphs ordered by post-dominance: from p0 = T (or F), each
  *    p_{i+1} = ipdom(p_i) up to X, subgraph i being the blocks from p_i up to p_{i+1};
  *  - subgraphs of the two paths are meldable (Definition 6, cases 1 and 3) when they are
@@ -69,6 +71,7 @@ typedef struct melder {
   rc_stats *stats;
   double threshold;
   bool dry;           /* the last round allowed: analyse only */
+  bool simplify;      /* region simplification (section IV-A); off: nosimplify */
   block_vec no_meld;  /* blocks whose branch on C meld made (unpredication, exit selection) */
   block_vec exits;    /* exit selections meld made, for the post-processing */
   block_vec dead;     /* emptied blocks, removed at the end of a region */
@@ -80,12 +83,13 @@ typedef struct melder {
   uint32_t npair_of;
   /* statistics */
   uint64_t regions, melded_regions, subgraphs, instrs, selects, runs, unprofitable, replications;
+  uint64_t simplified; /* regions melded after region simplification (section IV-A) */
   uint64_t left[WHY_COUNT];
 } melder;
 
 /* A SESE subgraph of one path: entry, exit (the block after it), blocks. */
 typedef struct subgraph {
-  rc_block *entry, *exit;
+  rc_block *entry, *exit; /* exit: NULL when a simplified side's last subgraph leaves to several blocks */
   uint32_t start, n; /* into the path's block list */
 } subgraph;
 
@@ -198,6 +202,166 @@ static void split_path(const rc_kernel *k, const rc_domtree *pdom, rc_block *fir
   free(mark);
 }
 
+/* ---- region simplification (section IV-A, Definitions 1-4) ------------------------------------------- */
+
+/* Is instruction x something meld never moves (convergent or placed: Definition 6's note on
+ * warp-level intrinsics; allocas and localmem, whose addresses follow block order)? */
+static bool unmeldable(const rc_instr *x) {
+  return x->op == RC_OP_ALLOCA || x->op == RC_OP_LOCALMEM || x->op == RC_OP_CALLFN || x->op == RC_OP_OPAQUE ||
+         (x->op == RC_OP_CALL && (x->pred == RC_BI_BARRIER || x->pred == RC_BI_READFIRSTLANE ||
+                                  rc_builtin_get((rc_builtin)x->pred)->sig == RC_SIG_VOID0));
+}
+
+/* Can block x be part of a simplified side: a two-way branch (to two blocks) or a jump, nothing
+ * unmeldable, and not a block that only routes (!virtual: meld's own exit selections, which would
+ * otherwise meld with each other for ever, round after round, for the branches they hold). */
+static bool meldable_block(const rc_block *x) {
+  const rc_instr *t = rc_block_term(x);
+  if (x->bflags & RC_BLOCK_VIRTUAL) return false;
+  if (!t || (t->op != RC_OP_BR && t->op != RC_OP_JMP) || (t->op == RC_OP_BR && t->targets[0] == t->targets[1]))
+    return false;
+  for (const rc_instr *i = x->first; i; i = i->next)
+    if (unmeldable(i)) return false;
+  return true;
+}
+
+/* One SESE subgraph of a side, from b up to its immediate post-dominator next (Definition 3), if it
+ * is simple: b entered only from `from` (E for the side's first block; else the side's subgraphs so
+ * far, marked `tag`), every other block only from inside, no cycle, two-way branches and jumps
+ * only, nothing unmeldable. Its blocks are appended to *out and marked `tag`; false (and nothing
+ * marked) when it is not simple. */
+static bool simple_subgraph(const rc_kernel *k, const rc_block *e, rc_block *b, const rc_block *next, uint8_t *mark,
+                            uint8_t tag, block_vec *out) {
+  const uint8_t tmp = 3;
+  uint32_t start = out->len;
+  bool ok = mark[b->id] == 0 && b != e;
+  if (ok) {
+    mark[b->id] = tmp;
+    rc_vec_push(out, b);
+  }
+  for (uint32_t q = start; q < out->len && ok; q++) { /* the blocks from b up to next */
+    rc_block *x = out->data[q];
+    rc_instr *t = rc_block_term(x);
+    ok = meldable_block(x);
+    for (uint32_t s = 0; ok && s < t->ntargets; s++) {
+      rc_block *c = t->targets[s];
+      if (c == next) continue;
+      if (c == e || (mark[c->id] && mark[c->id] != tmp)) ok = false; /* E, the other side, or back to this side */
+      else if (!mark[c->id]) {
+        mark[c->id] = tmp;
+        rc_vec_push(out, c);
+      }
+    }
+  }
+  uint32_t n = out->len - start;
+  /* single entry: b from E or from this side's earlier subgraphs, the others from inside */
+  for (uint32_t q = start; q < out->len && ok; q++) {
+    rc_block *x = out->data[q];
+    for (uint32_t p = 0; p < x->npreds && ok; p++) {
+      uint8_t pm = mark[x->preds[p]->id];
+      ok = x == b ? (x->preds[p] == e ? start == 0 : pm == tag && start > 0) : pm == tmp;
+    }
+  }
+  if (ok) { /* acyclic: Kahn's algorithm over the subgraph */
+    uint32_t *indeg = rc_xcalloc(k->nblocks, sizeof *indeg);
+    for (uint32_t q = start; q < out->len; q++)
+      if (out->data[q] != b) indeg[out->data[q]->id] = out->data[q]->npreds;
+    block_vec ready = {0};
+    rc_vec_push(&ready, b);
+    uint32_t seen = 0;
+    while (ready.len) {
+      rc_block *x = ready.data[--ready.len];
+      seen++;
+      for (uint32_t s = 0, ns = rc_block_nsuccs(x); s < ns; s++) {
+        rc_block *c = rc_block_succ(x, s);
+        if (c != next && c != b && mark[c->id] == tmp && --indeg[c->id] == 0) rc_vec_push(&ready, c);
+      }
+    }
+    ok = seen == n;
+    rc_vec_free(&ready);
+    free(indeg);
+  }
+  for (uint32_t q = start; q < out->len; q++) mark[out->data[q]->id] = ok ? tag : 0;
+  if (!ok) out->len = start;
+  return ok;
+}
+
+/* The last subgraph of a simplified side: from b, every block that only the side enters (all its
+ * predecessors already in the subgraph; b itself entered from `e` for the side's first block, else
+ * from the side's subgraphs so far, marked `tag`) and that meldable_block accepts. Added in
+ * topological order, so it has no cycle. Its exit edges may lead to several blocks: the subgraph's
+ * exit is the one block they lead to, or NULL. Appended to *out and marked `tag`; false when b
+ * itself cannot start it. */
+static bool exclusive_subgraph(const rc_kernel *k, const rc_block *e, rc_block *b, uint8_t *mark, uint8_t tag,
+                               block_vec *out, rc_block **exit) {
+  const uint8_t tmp = 3;
+  uint32_t start = out->len;
+  *exit = NULL;
+  if (mark[b->id] || b == e || !meldable_block(b)) return false;
+  for (uint32_t p = 0; p < b->npreds; p++)
+    if (b->preds[p] == e ? start != 0 : mark[b->preds[p]->id] != tag || start == 0) return false;
+  uint32_t *inside = rc_xcalloc(k->nblocks, sizeof *inside); /* per block: its predecessors in the subgraph */
+  mark[b->id] = tmp;
+  rc_vec_push(out, b);
+  for (uint32_t q = start; q < out->len; q++) {
+    rc_block *x = out->data[q];
+    for (uint32_t s = 0, ns = rc_block_nsuccs(x); s < ns; s++) {
+      rc_block *c = rc_block_succ(x, s);
+      if (c == e || mark[c->id]) continue;
+      if (++inside[c->id] == c->npreds && meldable_block(c)) {
+        mark[c->id] = tmp;
+        rc_vec_push(out, c);
+      }
+    }
+  }
+  bool one = true; /* the blocks its exit edges lead to */
+  for (uint32_t q = start; q < out->len; q++)
+    for (uint32_t s = 0, ns = rc_block_nsuccs(out->data[q]); s < ns; s++) {
+      rc_block *c = rc_block_succ(out->data[q], s);
+      if (mark[c->id] == tmp) continue;
+      if (*exit && *exit != c) one = false;
+      *exit = c;
+    }
+  if (!one) *exit = NULL;
+  for (uint32_t q = start; q < out->len; q++) mark[out->data[q]->id] = tag;
+  free(inside);
+  return true;
+}
+
+/* Region simplification (section IV-A): a divergent region that is not simple as a whole (its two
+ * paths share blocks, one is entered from elsewhere or holds a loop, or they end in different
+ * returns) still holds simple regions on each side. From p0 = the side's first block, which only E
+ * enters, p(i+1) = ipdom(p(i)): each SESE subgraph from p(i) up to p(i+1) that is simple
+ * (simple_subgraph) joins the side; where the next is not (p(i+1) is the virtual exit, or the
+ * subgraph is entered from elsewhere or holds a loop), the blocks from p(i) on that only the side
+ * enters are its last subgraph (exclusive_subgraph), whose edges may leave to several blocks. Every
+ * thread that runs E runs exactly one of the two sides (their blocks are dominated by their first
+ * blocks, which only E enters), as section IV-C's melding of subgraphs L and M (Fig. 2) assumes.
+ * No block is inserted for a region that does not meld: the simple region's new exit block per
+ * side (X_new of Definition 3's note) is made when a pair melds: each exit edge of the melded
+ * subgraph goes to an exit selection (%M, %N of Fig. 4c) branching on C to one new block per side,
+ * which leads to the side's own successor. */
+static void simplify_side(const rc_kernel *k, const rc_domtree *pdom, const rc_block *e, rc_block *first,
+                          uint8_t *mark, uint8_t tag, path *p) {
+  rc_block *b = first;
+  for (;;) {
+    uint32_t nx = pdom->idom[b->id];
+    rc_block *next = nx < k->nblocks ? k->blocks[nx] : NULL;
+    subgraph s = {b, next, p->blocks.len, 0};
+    if (next && simple_subgraph(k, e, b, next, mark, tag, &p->blocks)) {
+      s.n = p->blocks.len - s.start;
+      rc_vec_push(&p->subs, s);
+      b = next;
+      continue;
+    }
+    if (exclusive_subgraph(k, e, b, mark, tag, &p->blocks, &s.exit)) {
+      s.n = p->blocks.len - s.start;
+      rc_vec_push(&p->subs, s);
+    }
+    break;
+  }
+}
+
 /* Definition 6 (cases 1 and 3): are the subgraphs isomorphic? The corresponding blocks go to ta/tb
  * in pre-order (a block after every block that dominates it). */
 static bool isomorphic(const rc_kernel *k, const path *pa, const subgraph *a, const path *pb, const subgraph *b,
@@ -206,9 +370,9 @@ static bool isomorphic(const rc_kernel *k, const path *pa, const subgraph *a, co
   if (a->n != b->n) return false;
   uint32_t *map = rc_xmalloc(k->nblocks * sizeof *map);
   for (uint32_t i = 0; i < k->nblocks; i++) map[i] = RC_NONE;
-  uint8_t *inb = rc_xcalloc(k->nblocks, 1);
+  uint8_t *inb = rc_xcalloc(k->nblocks, 1), *ina = rc_xcalloc(k->nblocks, 1);
   for (uint32_t i = 0; i < b->n; i++) inb[pb->blocks.data[b->start + i]->id] = 1;
-  (void)pa;
+  for (uint32_t i = 0; i < a->n; i++) ina[pa->blocks.data[a->start + i]->id] = 1;
   bool ok = true;
   map[a->entry->id] = b->entry->id;
   inb[b->entry->id] = 2; /* mapped */
@@ -223,7 +387,7 @@ static bool isomorphic(const rc_kernel *k, const path *pa, const subgraph *a, co
     }
     for (uint32_t s = 0; s < tx->ntargets && ok; s++) {
       rc_block *sx = tx->targets[s], *sy = ty->targets[s];
-      bool ex = sx == a->exit, ey = sy == b->exit;
+      bool ex = !ina[sx->id], ey = !inb[sy->id]; /* exit edges (to the exit, or to one of a simplified side's) */
       if (ex || ey) {
         ok = ex && ey;
         continue;
@@ -241,6 +405,7 @@ static bool isomorphic(const rc_kernel *k, const path *pa, const subgraph *a, co
   ok = ok && ta->len == a->n;
   free(map);
   free(inb);
+  free(ina);
   return ok;
 }
 
@@ -485,8 +650,8 @@ static void meld_subgraphs(melder *m, rc_value *C, const subgraph *a, const subg
     rc_block *targets[2] = {NULL, NULL};
     for (uint32_t s = 0; s < tt->ntargets; s++) {
       rc_block *st = tt->targets[s], *sf = tf->targets[s];
-      targets[s] = st == a->exit ? exit_select(m, C, bt, bf, a->exit, b->exit) : head[m->pair_of[st->id]];
-      (void)sf;
+      bool exit = st->id >= m->npair_of || m->pair_of[st->id] == RC_NONE; /* leaves the subgraph */
+      targets[s] = exit ? exit_select(m, C, bt, bf, st, sf) : head[m->pair_of[st->id]];
     }
     rc_builder bd;
     rc_builder_at_end(&bd, cur);
@@ -590,8 +755,9 @@ static void replicate(melder *m, const subgraph *sa, const path *pr, const subgr
     uint32_t take = 0;
     for (uint32_t s2 = 0; s2 < t->ntargets && s2 < 2; s2++) {
       rc_block *sx = t->targets[s2];
-      to[s2] = sx == r->exit ? xa : copy[idx[sx->id]];
-      if (b != best && can[b->id] && sx != r->exit && can[sx->id]) take = s2;
+      bool out = idx[sx->id] == RC_NONE; /* an exit edge of r (r may have several exits, section IV-A) */
+      to[s2] = out ? xa : copy[idx[sx->id]];
+      if (b != best && can[b->id] && !out && can[sx->id]) take = s2;
     }
     rc_builder_at_end(&bd, copy[i]);
     if (t->op == RC_OP_BR) rc_build_br(&bd, rc_const_bool(k, take == 0), to[0], to[1]);
@@ -744,26 +910,44 @@ static int meld_region(melder *m, const rc_analysis *an, rc_block *e) {
   free(mark);
   rc_vec_free(&bt);
   rc_vec_free(&bf);
-  if (why) {
-    m->left[why]++;
-    return 0;
-  }
   /* the subgraph sequences and their alignment (Definition 7) */
   path pt = {0}, pf = {0};
-  split_path(k, &an->pdom, t, x, &pt);
-  split_path(k, &an->pdom, f, x, &pf);
+  bool simplified = false;
+  if (why && m->simplify) { /* not simple as a whole: region simplification (section IV-A) */
+    uint8_t *sm = rc_xcalloc(k->nblocks, 1);
+    simplify_side(k, &an->pdom, e, t, sm, 1, &pt);
+    simplify_side(k, &an->pdom, e, f, sm, 2, &pf);
+    free(sm);
+    if (!pt.subs.len || !pf.subs.len) {
+      m->left[why]++;
+      rc_vec_free(&pt.blocks);
+      rc_vec_free(&pt.subs);
+      rc_vec_free(&pf.blocks);
+      rc_vec_free(&pf.subs);
+      return 0;
+    }
+    simplified = true;
+  } else if (why) {
+    m->left[why]++;
+    return 0;
+  } else {
+    split_path(k, &an->pdom, t, x, &pt);
+    split_path(k, &an->pdom, f, x, &pf);
+  }
   uint32_t ns = pt.subs.len, nf = pf.subs.len;
   double *score = rc_xmalloc(((size_t)ns * nf + 1) * sizeof *score);
   block_vec ta = {0}, tb = {0};
   rc_block **best = rc_xcalloc((size_t)ns * nf + 1, sizeof *best); /* replication: a's place */
+  bool meldable = false; /* some pair of subgraphs is meldable (Definition 6) */
   for (uint32_t i = 0; i < ns; i++)
     for (uint32_t j = 0; j < nf; j++) {
       const subgraph *sa = &pt.subs.data[i], *sb = &pf.subs.data[j];
       size_t at = (size_t)i * nf + j;
       if (isomorphic(k, &pt, sa, &pf, sb, &ta, &tb)) score[at] = subgraph_profit(&ta, &tb);
-      else if (sa->n == 1 && sb->n > 1) score[at] = replication_profit(sa->entry, &pf, sb, &best[at]);
-      else if (sb->n == 1 && sa->n > 1) score[at] = replication_profit(sb->entry, &pt, sa, &best[at]);
+      else if (sa->n == 1 && sb->n > 1 && sa->exit) score[at] = replication_profit(sa->entry, &pf, sb, &best[at]);
+      else if (sb->n == 1 && sa->n > 1 && sb->exit) score[at] = replication_profit(sb->entry, &pt, sa, &best[at]);
       else score[at] = -1;
+      meldable |= score[at] >= 0;
     }
   rc_meld_pair *al = rc_xmalloc((ns + nf + 1) * sizeof *al);
   uint32_t nal = rc_meld_smith_waterman(score, ns, nf, SUBGRAPH_GAP, al);
@@ -797,8 +981,10 @@ static int meld_region(melder *m, const rc_analysis *an, rc_block *e) {
       rc_build_jmp(&bd, to);
     }
   }
-  if (!melded) m->unprofitable++;
+  if (!melded && simplified && !meldable) m->left[why]++; /* simplification found nothing to meld */
+  else if (!melded) m->unprofitable++;
   if (melded) m->melded_regions++;
+  if (melded && simplified) m->simplified++;
   free(score);
   free(best);
   free(al);
@@ -811,8 +997,9 @@ static int meld_region(melder *m, const rc_analysis *an, rc_block *e) {
   return melded;
 }
 
-static int parse_args(rc_ctx *ctx, const rc_pass_args *args, double *threshold, uint64_t *rounds) {
+static int parse_args(rc_ctx *ctx, const rc_pass_args *args, double *threshold, uint64_t *rounds, bool *simplify) {
   if (rc_pass_args_check(ctx, "meld", args) != 0) return -1;
+  *simplify = rc_pass_arg_get(args, "nosimplify") == NULL;
   const char *v = rc_pass_arg_get(args, "threshold");
   if (v) {
     char *end;
@@ -840,7 +1027,7 @@ int rc_pass_meld(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *
   m.stats = stats;
   m.threshold = 0.2;
   uint64_t max_rounds = 1000;
-  if (parse_args(ctx, args, &m.threshold, &max_rounds) != 0) return -1;
+  if (parse_args(ctx, args, &m.threshold, &max_rounds, &m.simplify) != 0) return -1;
   if (k->level != RC_LEVEL_THREAD) return rc_error(ctx, "meld: @%s is not a thread-level kernel", k->name);
   int rc = 0;
   uint64_t round = 0;
@@ -896,6 +1083,7 @@ int rc_pass_meld(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *
   if (stats) {
     rc_stats_add(stats, "meld_regions_remaining", (int64_t)m.regions);
     rc_stats_add(stats, "meld_regions_melded", (int64_t)m.melded_regions);
+    rc_stats_add(stats, "meld_regions_simplified", (int64_t)m.simplified);
     rc_stats_add(stats, "meld_subgraphs_melded", (int64_t)m.subgraphs);
     rc_stats_add(stats, "meld_instructions_melded", (int64_t)m.instrs);
     rc_stats_add(stats, "meld_selects", (int64_t)m.selects);

@@ -92,8 +92,9 @@ static const rc_pass_info passes[] = {
     {"meld",
      "DARM control-flow melding (Saumya et al. 2022): similar subgraphs on both sides of a divergent "
      "branch melded, selects on its condition, unaligned runs unpredicated; options: threshold=T "
-     "(melding profitability, default 0.2), max-rounds=N (default 1000)",
-     rc_pass_meld, RC_LEVEL_THREAD, "threshold= max-rounds="},
+     "(melding profitability, default 0.2), max-rounds=N (default 1000), nosimplify (no region "
+     "simplification, section IV-A: regions that are not simple as a whole are left alone)",
+     rc_pass_meld, RC_LEVEL_THREAD, "threshold= max-rounds= nosimplify"},
     {"ssa-repair", "restore SSA dominance and phi incomings after CFG edits", rc_pass_ssa_repair,
      RC_LEVEL_THREAD, ""},
     {"lower",
