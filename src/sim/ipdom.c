@@ -17,7 +17,7 @@
  * by, applied to the code a GCN-like machine runs for a reconvergence stack): each instruction of
  * an executed block is issued once, as a scalar instruction when the lowering would compute it once
  * per wave (uniform and safe, rc_scalar_values) and as a vector instruction otherwise; terminators
- * as scalar (branch) instructions; an edge's phi copies as vector moves (mask instructions for i1 phis: lane masks),
+ * as scalar (branch) instructions, but for a jmp to the next block (it falls through); an edge's phi copies as vector moves (mask instructions for i1 phis: lane masks),
  * under the lanes that take it, except those register coalescing removes (copies.c); one mask instruction per change of exec when the stack
  * hands the wave a new entry, and one per further target of a divergent branch (the mask of the
  * lanes that wait: s_and_saveexec then s_xor, as LLVM's AMDGPU backend lowers an if); the stack
@@ -52,6 +52,7 @@ static void ipdom_prepare(sim_run *r) {
     const rc_instr *i = r->code.src[pc];
     bool once = i->v.id != RC_NONE && i->v.id < k->nvalues && scalar[i->v.id];
     r->issue[pc] = rc_opcode_is_terminator((rc_opcode)i->op) || once ? ISSUE_SCALAR : ISSUE_VECTOR;
+    if (sim_falls_through(i)) r->issue[pc] |= ISSUE_FREE;
   }
   rc_cfg g;
   rc_domtree pdom;
@@ -195,7 +196,7 @@ static int ipdom_run(sim_run *r, sim_wave *w) {
       if (rc != STEP_OK) return rc;
       pc++;
     }
-    wave_issue(r, w, ISSUE_SCALAR);
+    if (!(r->issue[pc] & ISSUE_FREE)) wave_issue(r, w, ISSUE_SCALAR);
     if (branch(r, w, w->block, pc) != STEP_OK) return STEP_FAULT;
     w->pc = RC_NONE;
   }

@@ -11,7 +11,7 @@
  * What an instruction costs is the cost model of docs/cost.md, an AMD GCN-like machine: each
  * instruction takes one issue slot of its class, except what such a machine does not issue at all
  * (cost_nothing below): reading exec or a register (an operand), ballot (a compare writes its
- * lane mask directly), an rset that register coalescing removes (copies.c), and a setexec whose
+ * lane mask directly), a jmp to the next block of the layout (it falls through), an rset that register coalescing removes (copies.c), and a setexec whose
  * mask an and/or/andn/xor of the same block computes for it alone (s_or_b64 exec, exec, s[0:1]).
  * A scalar `br` or `switch` reads its condition once when it is a scalar value; when it is a vector
  * value every active lane must hold the same one, else the run faults: that is how a branch the
@@ -74,6 +74,7 @@ static bool fused_setexec(const rc_instr *i, const uint32_t *uses) {
 static bool costs_nothing(const rc_instr *i, bool free_rset, const uint32_t *uses) {
   switch ((rc_opcode)i->op) {
   case RC_OP_EXEC: case RC_OP_RGET: case RC_OP_BALLOT: return true;
+  case RC_OP_JMP: return sim_falls_through(i);
   case RC_OP_RSET: return free_rset;
   case RC_OP_SETEXEC: return fused_setexec(i, uses);
   default: return false;

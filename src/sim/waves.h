@@ -140,6 +140,12 @@ int lanes_exec(sim_run *r, sim_wave *w, uint32_t pc, bool scalar);
 /* Perform the phi copies of an edge for the lanes in mask (thread-level kernels). */
 void lanes_edge_copies(sim_run *r, sim_wave *w, const sim_edge *e, uint64_t mask);
 
+/* A jmp to the block laid out right after its own (the kernel's block order is the layout): the
+ * machine falls through, no instruction issues (docs/cost.md). */
+static inline bool sim_falls_through(const rc_instr *jmp) {
+  return jmp->op == RC_OP_JMP && jmp->targets[0]->id == jmp->parent->id + 1;
+}
+
 /* ---- copies.c: which copies cost a move (docs/cost.md, "Copies") ---------------------------------- */
 
 /* Wave kernels: free_at_pc[pc] = the rset at pc is coalesced (its value is computed in place); pc
