@@ -11,7 +11,7 @@
  *   - reconv: what `reconv opt -p reconverge FILE -o OUT.ll` does — import (parse, verify, build the
  *             view), the reconverge pass with reconv's verifier after it (the CLI's default), export
  *             (edit the module in place, LLVM's verifier, print), write, free — in a fork of this
- *             process, timing each phase.
+ *             process, with the tool's allocator settings, timing each phase.
  * Each run is measured in CPU seconds (user + system of the child, from wait4) and in wall-clock
  * seconds. The machine is shared: other programs' turns inflate the wall clock, and cache and
  * frequency interference inflate even the CPU time, but nothing makes a run faster than it is
@@ -45,6 +45,9 @@ int main(void) {
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <spawn.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -146,6 +149,11 @@ static int run_reconv(const char *in, const char *out, run_time *t, phases *ph) 
   }
   if (pid == 0) {
     close(fds[0]);
+#ifdef __GLIBC__
+    /* the allocator settings of the reconv tool (tools/main.c, keep_freed_memory) */
+    mallopt(M_MMAP_MAX, 0);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
     rc_ctx ctx;
     rc_ctx_init(&ctx);
     ctx.verify_each = true;
