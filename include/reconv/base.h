@@ -87,8 +87,10 @@ char *rc_xstrdup(const char *s);
 void rc_vec_reserve_(void **data, uint32_t *cap, uint32_t need, size_t elem);
 #define rc_vec_reserve(v, n) \
   rc_vec_reserve_((void **)&(v)->data, &(v)->cap, (uint32_t)(n), sizeof *(v)->data)
+/* the capacity test is inline: pushes are the commonest operation on big kernels, and a call per
+ * push to find that there is room cost as much as the push */
 #define rc_vec_push(v, x) \
-  (rc_vec_reserve((v), (v)->len + 1), (v)->data[(v)->len++] = (x))
+  (((v)->len < (v)->cap ? (void)0 : rc_vec_reserve((v), (v)->len + 1)), (v)->data[(v)->len++] = (x))
 #define rc_vec_free(v) (free((v)->data), (v)->data = NULL, (v)->len = (v)->cap = 0)
 
 typedef RC_VEC(uint32_t) rc_u32vec;

@@ -47,8 +47,9 @@ int bridge_scan_run_comments(rc_ctx *ctx, const char *path, const char *text, si
   const size_t taglen = sizeof tag - 1;
   uint32_t line = 1;
   for (size_t pos = 0; pos < len; line++) {
-    size_t eol = pos;
-    while (eol < len && text[eol] != '\n') eol++;
+    /* memchr, not a loop: the text is the whole module, tens of megabytes for a big kernel */
+    const char *nl = memchr(text + pos, '\n', len - pos);
+    size_t eol = nl ? (size_t)(nl - text) : len;
     const char *l = text + pos;
     size_t n = eol - pos;
     pos = eol + 1;

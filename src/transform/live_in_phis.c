@@ -19,6 +19,10 @@
 typedef struct use_ref {
   rc_instr *user;
   uint32_t op;
+  uint32_t block; /* rc_ssa_expose_live_ins: the block where the use reads the value (for a phi, the
+                     incoming block), noted when the use is found: finding it again per definition
+                     took two dependent cache misses per use on a big kernel; RC_NONE elsewhere
+                     (it fills what was padding) */
 } use_ref;
 
 void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added) {
@@ -34,7 +38,7 @@ void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added) {
     for (rc_instr *i = k->blocks[b]->first; i; i = i->next) {
       for (uint32_t o = 0; o < i->nops; o++)
         if (i->ops[o]->kind == RC_V_INSTR) {
-          rc_vec_push(&found, ((use_ref){i, o}));
+          rc_vec_push(&found, ((use_ref){i, o, i->op == RC_OP_PHI ? i->targets[o]->id : b}));
           rc_vec_push(&found_id, i->ops[o]->id);
         }
       if (i->v.id != RC_NONE && b != 0) rc_vec_push(&defs, i);
@@ -59,8 +63,7 @@ void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added) {
     work.len = live.len = 0;
     /* the blocks where the value is live on entry, walking back from its uses to its block */
     for (uint32_t u = start[id]; u < start[id + 1]; u++) {
-      rc_instr *user = uses[u].user;
-      uint32_t b = user->op == RC_OP_PHI ? user->targets[uses[u].op]->id : user->parent->id;
+      uint32_t b = uses[u].block;
       if (b == db || stamp[b] == mark) continue;
       stamp[b] = mark;
       rc_vec_push(&work, b);
@@ -92,9 +95,8 @@ void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added) {
       }
     }
     for (uint32_t u = start[id]; u < start[id + 1]; u++) {
-      rc_instr *user = uses[u].user;
-      uint32_t b = user->op == RC_OP_PHI ? user->targets[uses[u].op]->id : user->parent->id;
-      if (b != db) user->ops[uses[u].op] = &phi_at[b]->v;
+      uint32_t b = uses[u].block;
+      if (b != db) uses[u].user->ops[uses[u].op] = &phi_at[b]->v;
     }
   }
   rc_vec_free(&work);
@@ -167,7 +169,7 @@ void rc_ssa_simplify_phis_dom(rc_kernel *k, const rc_instr_vec *phis, const rc_d
       for (uint32_t o = 0; o < i->nops; o++) {
         rc_value *v = i->ops[o];
         if (v->kind == RC_V_INSTR && v->id <= nv && cand[v->id] != RC_NONE)
-          use_lists_append(&users, cand[v->id], (use_ref){i, o});
+          use_lists_append(&users, cand[v->id], (use_ref){i, o, RC_NONE});
       }
   rc_u32vec work = {0};
   uint8_t *queued = rc_xcalloc(phis->len, 1);

@@ -129,15 +129,19 @@ static uint32_t count_uniform_branches(const rc_kernel *k, const rc_uniformity *
 }
 
 /* Analyse k and say whether it is reconverging; on a CFG snapshot and dominator tree of k when the
- * caller has them (cfg and dom not NULL: the analysis takes them over). */
+ * caller has them (cfg and dom not NULL: the analysis takes them over). When k is not reconverging
+ * and keep is not NULL, the analysis goes to *keep instead of being freed: the next round starts
+ * with the same analyses of the same kernel, and on a big kernel building them again is a good part
+ * of a round. */
 static bool reconverging_now(const rc_kernel *k, unsigned unif_flags, rc_u32vec *where,
-                             uint32_t *uniform_branches, rc_cfg *cfg, rc_domtree *dom) {
+                             uint32_t *uniform_branches, rc_cfg *cfg, rc_domtree *dom, rc_analysis *keep) {
   rc_analysis a;
   if (cfg && dom) rc_analysis_build_from(&a, k, unif_flags, cfg, dom);
   else rc_analysis_build(&a, k, unif_flags);
   bool ok = rc_is_reconverging(k, &a.cfg, &a.pdom, &a.unif, where);
   if (uniform_branches) *uniform_branches = count_uniform_branches(k, &a.unif);
-  rc_analysis_free(&a);
+  if (!ok && keep) *keep = a;
+  else rc_analysis_free(&a);
   return ok;
 }
 
@@ -153,16 +157,19 @@ typedef struct round_counts {
 } round_counts;
 
 /* One run of the algorithm over the whole kernel: analyses, ordering, PrepareOrdering, the open
- * tree, then flow blocks, phis, layout and SSA repair. On success *cfg and *dom describe the kernel
- * as it is then (the SSA repair needs them, and so does the analysis of the output after it). */
+ * tree, then flow blocks, phis, layout and SSA repair. given, when not NULL, is the analysis of k as
+ * it is (with o->unif_flags), which the round takes over instead of building its own. On success
+ * *cfg and *dom describe the kernel as it is then (the SSA repair needs them, and so does the
+ * analysis of the output after it). */
 static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, round_counts *counts,
-                            rc_cfg *cfg, rc_domtree *dom) {
+                            rc_analysis *given, rc_cfg *cfg, rc_domtree *dom) {
   int order = o->order;
   const char *custom = o->custom;
   unsigned unif_flags = o->unif_flags;
   bool cond2 = o->cond2, trace = o->trace;
   rc_analysis a;
-  rc_analysis_build(&a, k, unif_flags);
+  if (given) a = *given;
+  else rc_analysis_build(&a, k, unif_flags);
   rc_u32vec ord = {0};
   if (rc_compute_ordering(ctx, k, &a.cfg, &a.dom, &a.pdom, (rc_order_kind)order, custom, &ord)) {
     rc_analysis_free(&a);
@@ -379,7 +386,7 @@ static int reconverge_kernel(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args
   }
 
   uint32_t blocks_before = k->nblocks, uniform_before = 0;
-  bool already = reconverging_now(k, unif_flags, NULL, &uniform_before, NULL, NULL);
+  bool already = reconverging_now(k, unif_flags, NULL, &uniform_before, NULL, NULL, NULL);
   if (stats) {
     rc_stats_set(stats, "blocks_before", blocks_before);
     rc_stats_set(stats, "uniform_branches_before", uniform_before);
@@ -408,14 +415,20 @@ static int reconverge_kernel(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args
   int rc = 0;
   uint32_t uniform_after = 0, rounds = 0;
   rc_u32vec where = {0};
+  /* the analysis of the output of one round, which the next round starts from (nothing changes
+   * the kernel in between) */
+  rc_analysis next;
+  bool have_next = false;
   for (;;) {
     rc_cfg cfg;
     rc_domtree dom;
-    rc = reconverge_round(ctx, k, &ro, &cnt, &cfg, &dom);
+    rc = reconverge_round(ctx, k, &ro, &cnt, have_next ? &next : NULL, &cfg, &dom);
+    have_next = false; /* the round took it over */
     rounds++;
     if (rc) break;
     where.len = 0;
-    if (reconverging_now(k, unif_flags, &where, &uniform_after, &cfg, &dom)) break;
+    if (reconverging_now(k, unif_flags, &where, &uniform_after, &cfg, &dom, &next)) break;
+    have_next = true;
     if (rounds >= max_rounds) {
       rc = rc_error(ctx, "reconverge: @%s is still not reconverging at block %s after %u round%s%s",
                     k->name, where.len ? k->blocks[where.data[0]]->name : "?", rounds, rounds > 1 ? "s" : "",
@@ -424,6 +437,7 @@ static int reconverge_kernel(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args
     }
     if (ro.order == RC_ORDER_CUSTOM) ro.order = RC_ORDER_DFPD; /* new blocks are not in the list */
   }
+  if (have_next) rc_analysis_free(&next);
   rc_vec_free(&where);
   uint32_t remat = rc == 0 ? rc_remat_addresses(ctx, k) : 0;
   if (stats) {
@@ -573,7 +587,7 @@ static int reconverge_auto(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, 
   rc_pass_arg *items = rc_xmalloc(((args ? args->n : 0) + 2) * sizeof *items);
   unsigned unif_flags = (rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0) |
                         rc_uniformity_target_flags(k);
-  if (k->nblocks > AUTO_MAX_BLOCKS || (!rc_pass_arg_get(args, "force") && reconverging_now(k, unif_flags, NULL, NULL, NULL, NULL))) {
+  if (k->nblocks > AUTO_MAX_BLOCKS || (!rc_pass_arg_get(args, "force") && reconverging_now(k, unif_flags, NULL, NULL, NULL, NULL, NULL))) {
     rc_pass_args chosen = args_with_order(args, auto_candidates[0], items);
     int rc = reconverge_ordered(ctx, k, &chosen, stats);
     free(items);
