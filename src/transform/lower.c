@@ -26,6 +26,7 @@
  *       m_B is set (MOVE) instead of accumulated (OR);
  *   Q   blocks outside P* with an edge into P* \ P0 (into the region, or into B itself): they set
  *       m_B to 0, so that the OR at B restores nothing stale (Figs. 4.2, 4.3: uniform side entries);
+ *       one zeroing in their common dominator does where that is safe (place_zeros);
  *   virtual split (SplitNode, Fig. 4.4): B_head holds the restore and B_tail B's code and
  *       successors, so an edge from B back into P* (a self loop, a back edge) makes B_tail a member
  *       of Q: m_B is zeroed right after the restore. That is always sound; it is counted as a split
@@ -71,6 +72,7 @@ typedef struct lower {
   uint8_t *wants_join;/* per primary successor: gets a flow block (`flow`) */
   rc_domtree dom;     /* of the thread-level CFG */
   rc_u32vec qblocks;  /* rejoin_sets: Q of the current primary successor */
+  uint32_t *qstamp, qcur; /* per block: == qcur when in qblocks (place_zeros) */
   rc_block **join;    /* per primary successor: that flow block */
   rc_reg **mask;      /* per primary successor: $m.B */
   rc_u64map retarget; /* (pred << 32 | B): the edge pred -> B goes to B's flow block */
@@ -176,10 +178,10 @@ static void add_zero(lower *L, uint32_t x, uint32_t B) {
   L->nzeros++;
 }
 
-/* Is block `to` reachable from B's successors without passing through block `avoid`? (At most
- * ZERO_SEARCH_MAX blocks are looked at; past that, assume it is.) */
+/* Is a block of qblocks (qstamp == qcur) reachable from B's successors without passing through
+ * block `avoid`? (At most ZERO_SEARCH_MAX blocks are looked at; past that, assume it is.) */
 enum { ZERO_SEARCH_MAX = 4096 };
-static bool reaches_avoiding(lower *L, rc_block *B, const uint8_t *target, uint32_t avoid) {
+static bool reaches_avoiding(lower *L, rc_block *B, uint32_t avoid) {
   uint32_t cur = ++L->cur, seen = 0;
   L->queue.len = 0;
   rc_vec_push(&L->queue, B->id);
@@ -189,7 +191,7 @@ static bool reaches_avoiding(lower *L, rc_block *B, const uint8_t *target, uint3
     for (uint32_t i = 0; i < rc_block_nsuccs(x); i++) {
       rc_block *y = rc_block_succ(x, i);
       if (y->id == avoid || L->stamp[y->id] == cur) continue;
-      if (target[y->id] || ++seen > ZERO_SEARCH_MAX) return true;
+      if (L->qstamp[y->id] == L->qcur || ++seen > ZERO_SEARCH_MAX) return true;
       L->stamp[y->id] = cur;
       rc_vec_push(&L->queue, y->id);
     }
@@ -208,10 +210,9 @@ static void place_zeros(lower *L, rc_block *B) {
   for (uint32_t i = 1; i < n && z != RC_NONE; i++) z = rc_domtree_lca(&L->dom, z, L->qblocks.data[i]);
   bool one = false;
   if (n > 1 && z != RC_NONE && z != B->id && L->stamp[z] != L->cur) {
-    uint8_t *in_q = rc_xcalloc(L->k->nblocks + 1, 1);
-    for (uint32_t i = 0; i < n; i++) in_q[L->qblocks.data[i]] = 1;
-    one = !reaches_avoiding(L, B, in_q, z);
-    free(in_q);
+    L->qcur++;
+    for (uint32_t i = 0; i < n; i++) L->qstamp[L->qblocks.data[i]] = L->qcur;
+    one = !reaches_avoiding(L, B, z);
   }
   if (one) add_zero(L, z, B->id);
   else
@@ -468,6 +469,7 @@ static void free_lower(lower *L) {
   free(L->wants_join);
   rc_domtree_free(&L->dom);
   rc_vec_free(&L->qblocks);
+  free(L->qstamp);
   free(L->join);
   free(L->mask);
   rc_u64map_free(&L->retarget);
@@ -542,6 +544,7 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
   L->mask = rc_xcalloc(nb + 1, sizeof *L->mask);
   L->stamp = rc_xcalloc(nb + 1, sizeof *L->stamp);
   L->zstamp = rc_xcalloc(nb + 1, sizeof *L->zstamp);
+  L->qstamp = rc_xcalloc(nb + 1, sizeof *L->qstamp);
   rc_u64map_init(&L->retarget);
 
   if (find_primaries(L, &a) != 0) {
