@@ -303,6 +303,19 @@ static void merge_classes(reg_index *x, uint32_t r1, uint32_t r2) {
   x->ring[r2] = t;
 }
 
+/* `rset R, (rget R)` with no write of R between the read and the write (the read in the same
+ * block, before it): the write changes nothing. The scalarized form of a vector register makes
+ * these, one per element an insertelement leaves alone. */
+static bool rereads_unchanged(const wave_code *code, const rc_instr *read, uint32_t write_pc) {
+  if (read->parent != code->src[write_pc]->parent) return false;
+  for (uint32_t pc = write_pc; pc-- > code->block_pc[read->parent->id];) {
+    const rc_instr *j = code->src[pc];
+    if (j == read) return true;
+    if (j->op == RC_OP_RSET && j->u.reg == read->u.reg) return false;
+  }
+  return false;
+}
+
 static bool same_register_kind(const rc_reg *r1, const rc_reg *r2) {
   return r1->type == r2->type && r1->scalar == r2->scalar;
 }
@@ -324,6 +337,10 @@ void sim_free_register_writes(const rc_kernel *k, bool *free_at_pc) {
     if (i->op != RC_OP_RSET || i->ops[0]->kind != RC_V_INSTR) continue;
     const rc_instr *src = (const rc_instr *)i->ops[0];
     uint32_t b = i->parent->id, pos = pc - code->block_pc[b], other = RC_NONE;
+    if (src->op == RC_OP_RGET && src->u.reg == i->u.reg && rereads_unchanged(code, src, pc)) {
+      free_at_pc[pc] = true; /* the register already holds the value: no instruction at all */
+      continue;
+    }
     if (src->op == RC_OP_RGET && src->parent == i->parent && same_register_kind(src->u.reg, i->u.reg) &&
         dies_at_copy(&a, src->v.id, i, b, pos))
       other = src->u.reg->id;

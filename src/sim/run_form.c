@@ -165,6 +165,9 @@ static rc_value *global_memory(former *f, const rc_global *g) {
                          detach instructions, the first ones too) */
     rc_builder_before(&entry, f->k->blocks[0]->first);
     mem = rc_build_localmem(&entry, (int64_t)(size ? size : 1), g->v.name);
+    /* one address for the whole work-group: in a wave kernel it runs once per wave, so that the
+     * !scalar instructions computing from it (a gep of a __local array) stay scalar */
+    if (f->k->level == RC_LEVEL_WAVE) ((rc_instr *)mem)->iflags |= RC_IF_SCALAR;
   } else {
     mem = rc_const_int(f->k, RC_PTR, (int64_t)sim_global_addr(g));
   }
@@ -190,8 +193,14 @@ static void split_gep(former *f, rc_instr *i) {
   rc_builder b;
   rc_builder_before(&b, i);
   rc_value *p = i->ops[0];
-  for (uint32_t o = 1; o < i->nops; o++) p = rc_build_gep(&b, p, i->ops[o], i->cases[o - 1], NULL);
-  if (i->imm != 0 || i->nops == 1) p = rc_build_gep(&b, p, rc_const_int(f->k, RC_I64, i->imm), 1, NULL);
+  for (uint32_t o = 1; o < i->nops; o++) {
+    p = rc_build_gep(&b, p, i->ops[o], i->cases[o - 1], NULL);
+    ((rc_instr *)p)->iflags |= i->iflags & RC_IF_SCALAR; /* a !scalar gep's parts run once per wave too */
+  }
+  if (i->imm != 0 || i->nops == 1) {
+    p = rc_build_gep(&b, p, rc_const_int(f->k, RC_I64, i->imm), 1, NULL);
+    ((rc_instr *)p)->iflags |= i->iflags & RC_IF_SCALAR;
+  }
   f->repl[i->v.id] = p;
   rc_instr_detach(i);
 }
