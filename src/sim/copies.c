@@ -9,7 +9,7 @@
  * that it is linear in what it looks at. A copy dst <- v at the end of (IPDOM) or inside (rset)
  * block B is coalesced when
  *   1. v is the result of an instruction of B, before the copy (not a constant, a parameter, or a
- *      register read: merging two registers needs a global test this one does not make);
+ *      register read: merging two registers needs the global test below);
  *   2. v dies at the copy: every other use of v is in B before it;
  *   3. dst's old value is dead where v is defined: no value read from dst (the phi itself; the
  *      results of `rget dst`) is used in B after v's definition or live at B's end, and no
@@ -24,7 +24,8 @@
  * Registers (the wave simulator) are not SSA: the lowering's phi registers are written in several
  * places. A copy from one register to another is removed when the two can be one register: no
  * write of either lands where a value read from the other is still needed (register classes are
- * merged greedily, in program order, and the test covers every register of both classes). */
+ * merged greedily, in program order, and the test covers every register of both classes). A write
+ * of a register's own value read in the same block, with no write between, is no instruction. */
 #include "waves.h"
 
 #include "reconv/analysis.h"
