@@ -339,5 +339,7 @@ TEST(simplified_regions_keep_every_threads_effects) {
   printf("%u kernels with regions that are not simple as a whole: %u left alone without region simplification, "
          "%u with regions melded after it (%llu regions); %u mismatches\n",
          iters, left_before, simplified_kernels, (unsigned long long)simplified, failures);
-  CHECK(simplified_kernels * 4 >= iters); /* not vacuous: region simplification melds in most of them */
+  /* not vacuous: region simplification melds in a good share of them (29% of 600 in the normal
+   * build, 23% of the 120 of the sanitizer build's smaller scale; 0 without it) */
+  CHECK(simplified_kernels * 8 >= iters);
 }
