@@ -17,13 +17,14 @@
  * by, applied to the code a GCN-like machine runs for a reconvergence stack): each instruction of
  * an executed block is issued once, as a scalar instruction when the lowering would compute it once
  * per wave (uniform and safe, rc_scalar_values) and as a vector instruction otherwise; terminators
- * as scalar (branch) instructions, but for a jmp to the next block (it falls through); an edge's phi copies as vector moves (mask instructions for i1 phis: lane masks),
- * under the lanes that take it, except those register coalescing removes (copies.c); one mask instruction per change of exec when the stack
- * hands the wave a new entry, and one per further target of a divergent branch (the mask of the
- * lanes that wait: s_and_saveexec then s_xor, as LLVM's AMDGPU backend lowers an if); the stack
- * depth is recorded; blocks the stack runs
- * more often than the busiest lane needed are the duplicates Anantpur's Fig. 1 shows (B3 twice, B5
- * three times). Step budget and traces per lane are exactly the interpreter's. */
+ * as scalar (branch) instructions, but for a jmp to the next block (it falls through); an edge's
+ * phi copies as vector moves (mask instructions for i1 phis: lane masks), under the lanes that take
+ * it, except those register coalescing removes (copies.c); one mask instruction per change of exec
+ * when the stack hands the wave a new entry, and one per further target of a divergent branch (the
+ * mask of the lanes that wait: s_and_saveexec then s_xor, as LLVM's AMDGPU backend lowers an if).
+ * The stack depth is recorded; blocks the stack runs more often than the busiest lane needed are
+ * the duplicates Anantpur's Fig. 1 shows (B3 twice, B5 three times). Step budget and traces per
+ * lane are exactly the interpreter's. */
 #include "waves.h"
 
 #include "reconv/analysis.h"
