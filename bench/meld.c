@@ -35,6 +35,29 @@ typedef struct result {
   char why[600];
 } result;
 
+/* Run wave kernel w (made from k) on the wave simulator and fill r: its figures, and whether every
+ * thread ran k's blocks and left k's memory (ref, refmem). */
+static void measure_wave(rc_ctx *ctx, const rc_kernel *k, const rc_kernel *w, const rc_run_spec *s,
+                         const rc_traces *ref, const rc_memory *refmem, result *r) {
+  rc_memory mem = {0};
+  rc_traces tr = {0};
+  rc_run_stats st = {0};
+  rc_fault fault = {0};
+  if (rc_memory_init(ctx, &mem, s, w) == 0 && rc_wave_run(ctx, w, s, &mem, &tr, &st, &fault, NULL) == 0) {
+    r->ok = true;
+    r->vector = st.vector_instrs;
+    r->issued = st.vector_instrs + st.scalar_instrs + st.mask_instrs;
+    r->eff = rc_simd_efficiency(&st);
+    r->equivalent = rc_traces_equivalent(k, ref, w, &tr, r->why, sizeof r->why) &&
+                    rc_memory_equal(refmem, &mem, r->why, sizeof r->why);
+  } else {
+    snprintf(r->why, sizeof r->why, "%s", fault.happened ? fault.message : "run failed");
+  }
+  rc_memory_free(&mem);
+  rc_traces_free(&tr);
+  rc_run_stats_free(&st);
+}
+
 static void run_pipeline(rc_ctx *ctx, rc_module *m, const rc_kernel *k, const rc_run_spec *s, const char *pipeline,
                          const rc_traces *ref, const rc_memory *refmem, result *r) {
   memset(r, 0, sizeof *r);
@@ -44,23 +67,7 @@ static void run_pipeline(rc_ctx *ctx, rc_module *m, const rc_kernel *k, const rc
     if (c) rc_module_remove_kernel(m, c);
     return;
   }
-  rc_memory mem = {0};
-  rc_traces tr = {0};
-  rc_run_stats st = {0};
-  rc_fault fault = {0};
-  if (rc_memory_init(ctx, &mem, s, c) == 0 && rc_wave_run(ctx, c, s, &mem, &tr, &st, &fault, NULL) == 0) {
-    r->ok = true;
-    r->vector = st.vector_instrs;
-    r->issued = st.vector_instrs + st.scalar_instrs + st.mask_instrs;
-    r->eff = rc_simd_efficiency(&st);
-    r->equivalent = rc_traces_equivalent(k, ref, c, &tr, r->why, sizeof r->why) &&
-                    rc_memory_equal(refmem, &mem, r->why, sizeof r->why);
-  } else {
-    snprintf(r->why, sizeof r->why, "%s", fault.happened ? fault.message : "run failed");
-  }
-  rc_memory_free(&mem);
-  rc_traces_free(&tr);
-  rc_run_stats_free(&st);
+  measure_wave(ctx, k, c, s, ref, refmem, r);
   rc_module_remove_kernel(m, c);
 }
 
@@ -92,23 +99,7 @@ static void run_llvm(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, cons
   if (!w || rc_pipeline_run(ctx, w, "lower[norepair]", NULL, NULL) != 0) {
     snprintf(r->why, sizeof r->why, "LLVM's pipeline failed");
   } else {
-    rc_memory mem = {0};
-    rc_traces tr = {0};
-    rc_run_stats st = {0};
-    rc_fault fault = {0};
-    if (rc_memory_init(ctx, &mem, s, w) == 0 && rc_wave_run(ctx, w, s, &mem, &tr, &st, &fault, NULL) == 0) {
-      r->ok = true;
-      r->vector = st.vector_instrs;
-      r->issued = st.vector_instrs + st.scalar_instrs + st.mask_instrs;
-      r->eff = rc_simd_efficiency(&st);
-      r->equivalent = rc_traces_equivalent(k, ref, w, &tr, r->why, sizeof r->why) &&
-                      rc_memory_equal(refmem, &mem, r->why, sizeof r->why);
-    } else {
-      snprintf(r->why, sizeof r->why, "%s", fault.happened ? fault.message : "run failed");
-    }
-    rc_memory_free(&mem);
-    rc_traces_free(&tr);
-    rc_run_stats_free(&st);
+    measure_wave(ctx, k, w, s, ref, refmem, r);
   }
   free(text);
   if (own) rc_module_free(own);

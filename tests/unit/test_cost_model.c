@@ -82,26 +82,23 @@ TEST(a_value_that_dies_at_its_rset_is_computed_in_place) {
 
 /* A register's old value read after the new one is defined (the lost-copy shape) keeps the copy. */
 static const char *lost_copy(bool old_read_late) {
-  return old_read_late ? WAVE_HEAD "  reg vector i32 $v\n"
-                                   "entry:\n"
-                                   "  %tid = call i32 @global_id(i32 0)\n"
-                                   "  %o = gep %out, i32 %tid, 4\n"
-                                   "  %old = rget $v\n"
-                                   "  %new = add i32 %old, 1\n"
-                                   "  rset $v, %new\n"
-                                   "  store i32 %old, %o\n"
-                                   "  ret\n"
-                                   "}\n"
-                       : WAVE_HEAD "  reg vector i32 $v\n"
-                                   "entry:\n"
-                                   "  %tid = call i32 @global_id(i32 0)\n"
-                                   "  %o = gep %out, i32 %tid, 4\n"
-                                   "  %old = rget $v\n"
-                                   "  store i32 %old, %o\n"
-                                   "  %new = add i32 %old, 1\n"
-                                   "  rset $v, %new\n"
-                                   "  ret\n"
-                                   "}\n";
+  static char text[1024];
+  const char *store = "  store i32 %old, %o\n";
+  snprintf(text, sizeof text,
+           "%s"
+           "  reg vector i32 $v\n"
+           "entry:\n"
+           "  %%tid = call i32 @global_id(i32 0)\n"
+           "  %%o = gep %%out, i32 %%tid, 4\n"
+           "  %%old = rget $v\n"
+           "%s"
+           "  %%new = add i32 %%old, 1\n"
+           "  rset $v, %%new\n"
+           "%s"
+           "  ret\n"
+           "}\n",
+           WAVE_HEAD, old_read_late ? "" : store, old_read_late ? store : "");
+  return text;
 }
 
 TEST(an_old_value_still_needed_keeps_the_copy) {
@@ -151,24 +148,20 @@ TEST(registers_that_do_not_interfere_are_merged) {
 
 /* setexec of a mask operation nothing else reads is that operation writing exec. */
 static const char *exec_write(bool fused) {
-  return fused ? WAVE_HEAD "entry:\n"
-                           "  %lane = call i32 @lane_id()\n"
-                           "  %c = icmp ult i32 %lane, 2\n"
-                           "  %b = ballot %c\n"
-                           "  %e = exec\n"
-                           "  %r = andn mask %e, %b\n"
-                           "  setexec %r\n"
-                           "  ret\n"
-                           "}\n"
-               : WAVE_HEAD "entry:\n"
-                           "  %lane = call i32 @lane_id()\n"
-                           "  %c = icmp ult i32 %lane, 2\n"
-                           "  %b = ballot %c\n"
-                           "  %e = exec\n"
-                           "  %r = andn mask %e, %b\n"
-                           "  setexec %b\n"
-                           "  ret\n"
-                           "}\n";
+  static char text[1024];
+  snprintf(text, sizeof text,
+           "%s"
+           "entry:\n"
+           "  %%lane = call i32 @lane_id()\n"
+           "  %%c = icmp ult i32 %%lane, 2\n"
+           "  %%b = ballot %%c\n"
+           "  %%e = exec\n"
+           "  %%r = andn mask %%e, %%b\n"
+           "  setexec %s\n"
+           "  ret\n"
+           "}\n",
+           WAVE_HEAD, fused ? "%r" : "%b");
+  return text;
 }
 
 TEST(ballot_and_exec_are_free_and_setexec_fuses) {
