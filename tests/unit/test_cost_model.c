@@ -235,3 +235,35 @@ TEST(static_cost_weights_loops_and_skips_free_instructions) {
   CHECK_EQ_INT(rc_wave_static_cost(m->kernels[0]), 1 + 3 * 8 + 1);
   rc_module_free(m);
 }
+
+TEST(writing_a_register_its_own_value_is_no_instruction) {
+  /* %x is read again after the rset, so without the rule the rset would be a move */
+  counts c = run_counts(WAVE_HEAD "  reg vector i32 $v\n"
+                                  "entry:\n"
+                                  "  %tid = call i32 @global_id(i32 0)\n"
+                                  "  %o = gep %out, i32 %tid, 4\n"
+                                  "  %x = rget $v\n"
+                                  "  rset $v, %x\n"
+                                  "  store i32 %x, %o\n"
+                                  "  ret\n"
+                                  "}\n");
+  CHECK_EQ_INT(c.rc, 0);
+  CHECK_EQ_INT(c.vector, 3); /* global_id, gep, store */
+}
+
+TEST(a_local_arrays_uniform_address_stays_scalar) {
+  /* the simulators split a multi-index gep into single-index ones and turn a __local global into
+   * localmem (src/sim/run_form.c): a !scalar gep of it must stay scalar in its parts, as the IPDOM
+   * model counts it */
+  counts c = run_counts("global @lds : [4 x i32], addrspace(3)\n"
+                        "wave kernel @w(ptr %out) !run \"--global 4 --local 4 --wave 4 --arg out=i32[N]\" {\n"
+                        "entry:\n"
+                        "  %tid = call i32 @global_id(i32 0)\n"
+                        "  %p = gep ptr addrspace(3) @lds, i32 0, 16, i32 1, 4 !scalar\n"
+                        "  store i32 %tid, ptr addrspace(3) %p\n"
+                        "  ret\n"
+                        "}\n");
+  CHECK_EQ_INT(c.rc, 0);
+  CHECK_EQ_INT(c.vector, 2); /* global_id, store */
+  CHECK_EQ_INT(c.scalar, 4); /* localmem, the two geps, ret */
+}
