@@ -10,7 +10,8 @@
  *   p:  %p.toB = ballot %c           (or exec andn ballot %c when B is the false target)
  *       rset $m.B, %p.toB            p in P0 (MOVE), else  rset $m.B, (or (rget $m.B), %p.toB)
  *       setexec %p.rest              exec minus the lanes that wait
- *       brexecz B, S                 skip to B when no lane is left (`noskip`: jmp S where safe)
+ *       brexecz B, S                 skip to B when no lane is left, where the skip pays (worth_skipping;
+ *                                    else, and under `noskip` where safe: jmp S)
  *   B:  setexec (or exec, (rget $m.B))
  *
  * The sets of LowerReconvCFG for a primary successor B, and what this pass makes of them:
@@ -64,6 +65,7 @@ typedef struct lower {
   rc_kernel *k;
   uint32_t nb;        /* blocks of the thread-level kernel */
   bool skip, flow, scalarize;
+  uint32_t skip_threshold; /* worth_skipping: the region size from which a brexecz is kept */
   rc_block **primary, **secondary; /* per divergent block */
   uint8_t *is_primary;
   uint8_t *move;      /* per divergent block p: p is in P0 of its primary successor */
@@ -316,12 +318,18 @@ static void retarget_all(lower *L, rc_block *x, rc_instr *t) {
   }
 }
 
-/* `noskip` drops the empty-exec skip of a divergent branch only where the wave, running on with no
- * lane, still reaches the primary successor B correctly: the blocks reachable from the secondary
- * successor S without passing B must not lead back to p (a loop whose exit is B would spin with an
- * empty exec: the thesis's skip is optional only for acyclic secondary regions) and must hold no
- * scalar branch on a vector value (undefined with no lane). */
-static bool skip_needed(lower *L, rc_block *p, const uint8_t *scalar) {
+/* What a walk over a secondary region asks of each block: does it decide the question (stop)? */
+typedef struct region_query {
+  const uint8_t *scalar; /* skip_needed: the values that are scalar */
+  uint32_t count;        /* worth_skipping: the machine instructions seen so far */
+} region_query;
+
+typedef bool (*region_block_check)(lower *L, rc_block *p, rc_block *x, region_query *q);
+
+/* Does `check` hold for some block of p's secondary region: the blocks reachable from the
+ * secondary successor S without passing the primary successor B (breadth-first, in the
+ * thread-level CFG)? */
+static bool region_any(lower *L, rc_block *p, region_block_check check, region_query *query) {
   rc_block *B = L->primary[p->id], *S = L->secondary[p->id];
   uint32_t cur = ++L->cur;
   L->queue.len = 0;
@@ -329,12 +337,7 @@ static bool skip_needed(lower *L, rc_block *p, const uint8_t *scalar) {
   L->stamp[S->id] = cur;
   for (uint32_t q = 0; q < L->queue.len; q++) {
     rc_block *x = L->k->blocks[L->queue.data[q]];
-    if (x == p) return true;
-    rc_instr *t = rc_block_term(x);
-    if (!L->primary[x->id] && t && (t->op == RC_OP_BR || t->op == RC_OP_SWITCH)) {
-      const rc_value *c = t->ops[0];
-      if (c->kind != RC_V_CONST && c->kind != RC_V_PARAM && !(c->id != RC_NONE && scalar[c->id])) return true;
-    }
+    if (check(L, p, x, query)) return true;
     for (uint32_t i = 0; i < rc_block_nsuccs(x); i++) {
       rc_block *y = rc_block_succ(x, i);
       if (y != B && L->stamp[y->id] != cur) {
@@ -344,6 +347,65 @@ static bool skip_needed(lower *L, rc_block *p, const uint8_t *scalar) {
     }
   }
   return false;
+}
+
+/* `noskip` drops the empty-exec skip of a divergent branch only where the wave, running on with no
+ * lane, still reaches the primary successor B correctly: the blocks of the secondary region must
+ * not lead back to p (a loop whose exit is B would spin with an empty exec: the thesis's skip is
+ * optional only for acyclic secondary regions) and must hold no scalar branch on a vector value
+ * (undefined with no lane). */
+static bool unsafe_without_lanes(lower *L, rc_block *p, rc_block *x, region_query *q) {
+  if (x == p) return true;
+  rc_instr *t = rc_block_term(x);
+  if (L->primary[x->id] || !t || (t->op != RC_OP_BR && t->op != RC_OP_SWITCH)) return false;
+  const rc_value *c = t->ops[0];
+  return c->kind != RC_V_CONST && c->kind != RC_V_PARAM && !(c->id != RC_NONE && q->scalar[c->id]);
+}
+
+static bool skip_needed(lower *L, rc_block *p, const uint8_t *scalar) {
+  region_query q = {scalar, 0};
+  return region_any(L, p, unsafe_without_lanes, &q);
+}
+
+/* About how many GCN instructions an instruction becomes, for the skip threshold (which LLVM
+ * applies to machine instructions): 64-bit integers and addresses take two 32-bit halves, integer
+ * division has no instruction of its own (a sequence of about 20), float division a scaled
+ * reciprocal with fix-ups (about 10). */
+static uint32_t machine_instructions(const rc_instr *i) {
+  switch (i->op) {
+  case RC_OP_SDIV: case RC_OP_UDIV: case RC_OP_SREM: case RC_OP_UREM: return 20;
+  case RC_OP_FDIV: case RC_OP_FREM: return 10;
+  case RC_OP_GEP: return 2 * (i->nops > 1 ? i->nops - 1 : 1);
+  default: return i->v.id != RC_NONE && rc_type_bits((rc_type)i->v.type) > 32 ? 2 : 1;
+  }
+}
+
+/* Is the secondary region of p worth a `brexecz` over it? As LLVM's AMDGPU backend decides
+ * (SIPreEmitPeephole::mustRetainExeczBranch, LLVM 14): a wave with an empty exec still issues every
+ * instruction it runs, so a skip pays where the region is long (skip_threshold machine
+ * instructions or more), holds a conditional branch (a uniform loop in it might never exit with no
+ * lane), or an instruction that costs even with no lane or must not run without one: memory
+ * accesses, calls, instructions reconv does not model. Elsewhere the wave runs the short region
+ * with an empty exec, and the branch saves its s_cbranch_execz. */
+static bool costly_without_lanes(lower *L, rc_block *p, rc_block *x, region_query *q) {
+  (void)p;
+  for (const rc_instr *i = x->first; i; i = i->next) {
+    switch (i->op) {
+    case RC_OP_PHI: case RC_OP_JMP: continue;
+    case RC_OP_BR: case RC_OP_SWITCH: case RC_OP_RET: case RC_OP_UNREACHABLE:
+    case RC_OP_LOAD: case RC_OP_STORE: case RC_OP_CALL: case RC_OP_CALLFN: case RC_OP_OPAQUE:
+      return true;
+    default:
+      q->count += machine_instructions(i);
+      if (q->count >= L->skip_threshold) return true;
+    }
+  }
+  return false;
+}
+
+static bool worth_skipping(lower *L, rc_block *p) {
+  region_query q = {NULL, 0};
+  return region_any(L, p, costly_without_lanes, &q);
 }
 
 /* A divergent branch whose waiting lanes go to its false target costs two mask instructions (the
@@ -407,7 +469,7 @@ static void emit_divergent(lower *L, rc_builder *bl, rc_block *p, rc_instr *t) {
   rc_build_setexec(bl, rest);
   phi_registers_copy_edge(&L->phis, bl, p, S);
   rc_instr *nt;
-  if (L->skip || L->keep_skip[p->id]) {
+  if (L->keep_skip[p->id]) {
     nt = rc_instr_new(L->k, RC_OP_BREXECZ, RC_VOID, 0, 2);
     nt->targets[0] = target_of(L, p, B);
     nt->targets[1] = target_of(L, p, S);
@@ -481,12 +543,25 @@ static void free_lower(lower *L) {
 }
 
 static int parse_args(rc_ctx *ctx, const rc_pass_args *args, lower *L, unsigned *unif_flags, bool *repair) {
+  *unif_flags = 0;
+  *repair = true;
+  if (rc_pass_args_check(ctx, "lower", args)) return -1;
   *repair = rc_pass_arg_get(args, "norepair") == NULL;
   L->skip = rc_pass_arg_get(args, "noskip") == NULL;
+  L->skip_threshold = 12; /* LLVM 14's -amdgpu-skip-threshold */
+  const char *st = rc_pass_arg_get(args, "skip-threshold");
+  if (st) {
+    char *end = NULL;
+    unsigned long v = strtoul(st, &end, 10);
+    if (!*st || *end || *st == '-' || v > 1000000)
+      return rc_error(ctx, "lower: skip-threshold must be a number from 0 to 1000000, not '%s'", st);
+    if (!L->skip) return rc_error(ctx, "lower: skip-threshold and noskip exclude each other");
+    L->skip_threshold = (uint32_t)v;
+  }
   L->flow = rc_pass_arg_get(args, "flow") != NULL;
   L->scalarize = rc_pass_arg_get(args, "noscalar") == NULL;
   *unif_flags = rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0;
-  return rc_pass_args_check(ctx, "lower", args);
+  return 0;
 }
 
 static void set_stats(const lower *L, rc_stats *stats) {
@@ -567,9 +642,11 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
     if (!L->mask[b]) L->mask[b] = rc_kernel_add_reg(k, RC_MASK, true, NULL);
     rejoin_sets(L, k->blocks[b]);
   }
-  if (!L->skip) /* before any block is added: the CFG is still the thread-level one */
-    for (uint32_t b = 0; b < nb; b++)
-      if (L->primary[b]) L->keep_skip[b] = skip_needed(L, k->blocks[b], scalar);
+  /* before any block is added: the CFG is still the thread-level one */
+  for (uint32_t b = 0; b < nb; b++)
+    if (L->primary[b])
+      L->keep_skip[b] = (L->skip && (L->skip_threshold == 0 || worth_skipping(L, k->blocks[b]))) ||
+                        skip_needed(L, k->blocks[b], scalar);
   /* the instructions that run once per wave */
   for (uint32_t b = 0; b < nb; b++)
     for (rc_instr *i = k->blocks[b]->first; i; i = i->next)

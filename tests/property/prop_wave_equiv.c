@@ -20,7 +20,7 @@
 
 static const uint32_t waves[] = {1, 3, 4, 7, 16, 32, 33, 64};
 static const char *orders[] = {"dfpd", "bfpd", "rpot", "domreg", "auto"};
-static const char *variants[] = {"", "[flow]", "[noskip]", "[noscalar]", "[flow,noskip]"};
+static const char *variants[] = {"", "[flow]", "[noskip]", "[noscalar]", "[flow,noskip]", "[skip-threshold=0]"};
 
 /* The kernel of iteration it: a shape that varies with it. */
 static rc_kernel *kernel_for(rc_module *m, unsigned it) {
@@ -81,7 +81,7 @@ TEST(ipdom_and_lowered_code_run_like_the_threads) {
       CHECK(!"IPDOM model not equivalent");
     }
     char pipeline[80];
-    snprintf(pipeline, sizeof pipeline, "reconverge[order=%s],lower%s", orders[it % 5], variants[(it / 5) % 5]);
+    snprintf(pipeline, sizeof pipeline, "reconverge[order=%s],lower%s", orders[it % 5], variants[(it / 5) % (sizeof variants / sizeof *variants)]);
     rc_kernel *w = rc_kernel_clone(m, k, "lowered");
     outcome ref2;
     run_on(&d.ctx, MACHINE_THREADS, k, &s2, &ref2);
