@@ -552,7 +552,7 @@ static int reconverge_ordered(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *arg
  * uniform that is divergent at wave level. BFPD is left out for its cost: its ordering is
  * super-linear (over 60 s on a 10^4-block kernel where the others take 2 s), and on the bundled
  * kernels it is never the only cheapest one. */
-static const char *const auto_candidates[] = {"dfpd", "rpot", "domreg"}; /* dfpd first: the one for big kernels */
+static const char *const auto_candidates[] = {"dfpd", "rpot", "domreg"};
 /* the statistics of each candidate's cost (names outlive the stats: static) */
 static const char *const auto_cost_names[] = {"order_auto_cost_dfpd", "order_auto_cost_rpot", "order_auto_cost_domreg"};
 _Static_assert(sizeof auto_cost_names == sizeof auto_candidates, "one cost statistic per candidate");
@@ -578,17 +578,36 @@ static uint64_t reconverged_cost(rc_ctx *quiet, rc_kernel *t) {
   return cost;
 }
 
+/* The ordering of a kernel too big to try the candidates on: RPOT when its CFG is reducible, DFPD
+ * otherwise. On generated kernels of 2,000 blocks RPOT's lowered code issues 2.5 to 10 times fewer
+ * vector instructions than DFPD's (DFPD's outputs have far more cycles, docs/reconverge.md), and
+ * on reducible ones it needs one round where DFPD's irreducible output needs two. But on big
+ * irreducible CFGs with far jumps RPOT's flows carry values across much of the kernel: 76 s and
+ * 10 GB at 10^5 blocks of bench_reconverge's shape, where DFPD needs 6 s. */
+static const char *big_kernel_order(const rc_kernel *k) {
+  rc_cfg g;
+  rc_cfg_build(&g, k);
+  bool reducible = rc_is_reducible(&g, NULL);
+  rc_cfg_free(&g);
+  return reducible ? "rpot" : "dfpd";
+}
+
 /* order=auto (the default): each candidate ordering runs on a copy of k, and the copy whose lowered
  * kernel has the lowest static cost (ties: the earlier candidate) becomes k's body — adopted, not
  * run again, so auto costs the candidates' runs plus their lowering. A kernel that is already
  * reconverging is left as it is without trying anything, and one of more than AUTO_MAX_BLOCKS
- * blocks gets DFPD directly. When every candidate fails, DFPD runs on k itself and reports why. */
+ * blocks gets big_kernel_order's directly. When every candidate fails, DFPD runs on k itself and
+ * reports why. */
 static int reconverge_auto(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
   rc_pass_arg *items = rc_xmalloc(((args ? args->n : 0) + 2) * sizeof *items);
   unsigned unif_flags = (rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0) |
                         rc_uniformity_target_flags(k);
-  if (k->nblocks > AUTO_MAX_BLOCKS || (!rc_pass_arg_get(args, "force") && reconverging_now(k, unif_flags, NULL, NULL, NULL, NULL, NULL))) {
-    rc_pass_args chosen = args_with_order(args, auto_candidates[0], items);
+  const char *direct = k->nblocks > AUTO_MAX_BLOCKS ? big_kernel_order(k)
+                       : !rc_pass_arg_get(args, "force") && reconverging_now(k, unif_flags, NULL, NULL, NULL, NULL, NULL)
+                           ? auto_candidates[0]
+                           : NULL;
+  if (direct) {
+    rc_pass_args chosen = args_with_order(args, direct, items);
     int rc = reconverge_ordered(ctx, k, &chosen, stats);
     free(items);
     return rc;
