@@ -171,6 +171,7 @@ static bool defined_before(const copy_analysis *a, const rc_value *v, uint32_t b
 /* The lowering's registers, with the values read from them (rget results) and the writes (rsets). */
 typedef struct reg_site {
   uint32_t block, pos, pc;
+  uint32_t value; /* the id of the value written, RC_NONE for a constant */
 } reg_site;
 
 typedef struct reg_index {
@@ -239,7 +240,9 @@ static void reg_index_init(reg_index *x, const rc_kernel *k, const wave_code *co
     const rc_instr *i = code->src[pc];
     uint32_t b = i->parent->id; /* wave kernels have no phis: a block's pcs are consecutive */
     if (i->op == RC_OP_RGET) x->reads[rf[i->u.reg->id]++] = i->v.id;
-    if (i->op == RC_OP_RSET) x->writes[wf[i->u.reg->id]++] = (reg_site){b, pc - code->block_pc[b], pc};
+    if (i->op == RC_OP_RSET)
+      x->writes[wf[i->u.reg->id]++] =
+          (reg_site){b, pc - code->block_pc[b], pc, i->ops[0]->kind == RC_V_INSTR ? i->ops[0]->id : RC_NONE};
   }
   free(rf);
   free(wf);
@@ -270,16 +273,36 @@ static bool read_live_at(copy_analysis *a, uint32_t x, uint32_t b, uint32_t pos)
   return !dead_after(a, x, b, pos);
 }
 
+/* Does a write of register w, other than at skip_pc, land where value v is still needed? A write
+ * of v itself does not: the register keeps v (the value-based interference test of Boissinot et
+ * al. 2009 -- the lowering copies a value into the primary successor's register at a divergent
+ * branch while the lanes that go on still read it). */
+static bool write_clobbers(copy_analysis *a, const reg_index *x, uint32_t w, uint32_t v, uint32_t skip_pc) {
+  for (uint32_t i = x->write_start[w]; i < x->write_start[w + 1]; i++) {
+    const reg_site *s = &x->writes[i];
+    if (s->pc != skip_pc && s->value != v && read_live_at(a, v, s->block, s->pos)) return true;
+  }
+  return false;
+}
+
 /* Does some write of register w land where a value read from register r is still needed? Writes
  * at skip_pc (the copy being removed) do not count. */
 static bool writes_clobber(copy_analysis *a, const reg_index *x, uint32_t w, uint32_t r, uint32_t skip_pc) {
-  for (uint32_t i = x->write_start[w]; i < x->write_start[w + 1]; i++) {
-    const reg_site *s = &x->writes[i];
-    if (s->pc == skip_pc) continue;
-    for (uint32_t j = x->read_start[r]; j < x->read_start[r + 1]; j++)
-      if (read_live_at(a, x->reads[j], s->block, s->pos)) return true;
-  }
+  for (uint32_t j = x->read_start[r]; j < x->read_start[r + 1]; j++)
+    if (write_clobbers(a, x, w, x->reads[j], skip_pc)) return true;
   return false;
+}
+
+/* Is `rset R, v`, v read from a register of R's class, a copy of the value the class holds
+ * already: no write of the class, other than the copy and writes of v, lands where v is needed
+ * (v is needed up to the copy at least)? */
+static bool class_holds(copy_analysis *a, const reg_index *x, uint32_t r, uint32_t v, uint32_t pc) {
+  uint32_t p = r;
+  do {
+    if (write_clobbers(a, x, p, v, pc)) return false;
+    p = x->ring[p];
+  } while (p != r);
+  return true;
 }
 
 /* Can the registers of the classes of r1 and r2 share one register? Never when any write of one
@@ -359,6 +382,14 @@ void sim_free_register_writes(const rc_kernel *k, bool *free_at_pc) {
     if (a.budget_spent || classes_interfere(&a, &x, r, other, pc)) continue;
     merge_classes(&x, r, other);
     free_at_pc[pc] = true;
+  }
+  /* Copies of a value read from a register that merging put in the same class: no move. */
+  for (uint32_t pc = 0; pc < code->ninst && !a.budget_spent; pc++) {
+    const rc_instr *i = code->src[pc];
+    if (i->op != RC_OP_RSET || free_at_pc[pc] || i->ops[0]->kind != RC_V_INSTR) continue;
+    const rc_instr *src = (const rc_instr *)i->ops[0];
+    if (src->op != RC_OP_RGET || leader_of(&x, src->u.reg->id) != leader_of(&x, i->u.reg->id)) continue;
+    free_at_pc[pc] = class_holds(&a, &x, i->u.reg->id, src->v.id, pc);
   }
   /* Then the copies of a computed value: computed straight into its register (rules 1-3, the
    * reads of every register merged with it included). */

@@ -146,6 +146,50 @@ TEST(registers_that_do_not_interfere_are_merged) {
   CHECK_EQ_INT(apart.vector, 6); /* and the second add, and the copy $b <- $a */
 }
 
+/* `rset $b, %ra` with %ra read from $a earlier and still read after the write (the lowering copies
+ * a value into the primary successor's register at a divergent branch while the lanes that go on
+ * still read it): writing $b the value $a holds clobbers nothing, so the back copy $a <- $b merges
+ * the two, and both copies are free. `other` writes $b another value there instead: then $b's write
+ * clobbers %ra and the back copy stays a move. */
+static const char *same_value_copy(bool other) {
+  static char text[2048];
+  snprintf(text, sizeof text,
+           "%s"
+           "  reg vector i32 $a\n"
+           "  reg vector i32 $b\n"
+           "entry:\n"
+           "  %%tid = call i32 @global_id(i32 0)\n"
+           "  %%o = gep %%out, i32 %%tid, 4\n"
+           "  rset $a, %%tid\n"
+           "  jmp n\n"
+           "n:\n"
+           "  %%ra = rget $a\n"
+           "  jmp p\n"
+           "p:\n"
+           "%s"
+           "  %%y = add i32 %%ra, 1\n"
+           "  store i32 %%y, %%o\n"
+           "  jmp m\n"
+           "m:\n"
+           "  %%rb = rget $b\n"
+           "  rset $a, %%rb\n"
+           "  %%z = rget $a\n"
+           "  store i32 %%z, %%o\n"
+           "  ret\n"
+           "}\n",
+           WAVE_HEAD, other ? "  %w = add i32 %ra, 2\n  rset $b, %w\n" : "  rset $b, %ra\n");
+  return text;
+}
+
+TEST(writing_the_value_a_register_holds_does_not_interfere) {
+  counts merged = run_counts(same_value_copy(false));
+  CHECK_EQ_INT(merged.rc, 0);
+  CHECK_EQ_INT(merged.vector, 5); /* global_id, gep, add, two stores: no copy */
+  counts apart = run_counts(same_value_copy(true));
+  CHECK_EQ_INT(apart.rc, 0);
+  CHECK_EQ_INT(apart.vector, 7); /* and the add of %w, and the back copy $a <- $b */
+}
+
 /* setexec of a mask operation nothing else reads is that operation writing exec. */
 static const char *exec_write(bool fused) {
   static char text[1024];
