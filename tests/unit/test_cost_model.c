@@ -50,6 +50,10 @@ static counts run_counts(const char *text) {
 }
 
 #define WAVE_HEAD "wave kernel @w(ptr %out) !run \"--global 4 --wave 4 --arg out=i32[N]\" {\n"
+/* two vector registers, and each lane's thread id and output address */
+#define TWO_REGISTERS                                                                                \
+  "  reg vector i32 $a\n  reg vector i32 $b\nentry:\n  %tid = call i32 @global_id(i32 0)\n"            \
+  "  %o = gep %out, i32 %tid, 4\n"
 
 TEST(a_value_that_dies_at_its_rset_is_computed_in_place) {
   /* $a <- %x: %x dies there (free); $b <- %y: %y is read again after the copy (a move) */
@@ -115,25 +119,20 @@ static const char *register_copy(bool clobber) {
   static char text[2048];
   snprintf(text, sizeof text,
            "%s"
-           "  reg vector i32 $a\n"
-                     "  reg vector i32 $b\n"
-                     "entry:\n"
-                     "  %%tid = call i32 @global_id(i32 0)\n"
-                     "  %%o = gep %%out, i32 %%tid, 4\n"
-                     "  %%x = add i32 %%tid, 1\n"
-                     "  rset $a, %%x\n"
-                     "  jmp n\n"
-                     "n:\n"
-                     "  %%ra = rget $a\n"
-                     "  rset $b, %%ra\n"
-                     "  jmp m\n"
-                     "m:\n"
-                     "  %%rb = rget $b\n"
-                     "%s"
-                     "  store i32 %%rb, %%o\n"
-                     "  ret\n"
-                     "}\n",
-           WAVE_HEAD, clobber ? "  %y = add i32 %tid, 2\n  rset $a, %y\n" : "");
+           "  %%x = add i32 %%tid, 1\n"
+           "  rset $a, %%x\n"
+           "  jmp n\n"
+           "n:\n"
+           "  %%ra = rget $a\n"
+           "  rset $b, %%ra\n"
+           "  jmp m\n"
+           "m:\n"
+           "  %%rb = rget $b\n"
+           "%s"
+           "  store i32 %%rb, %%o\n"
+           "  ret\n"
+           "}\n",
+           WAVE_HEAD TWO_REGISTERS, clobber ? "  %y = add i32 %tid, 2\n  rset $a, %y\n" : "");
   return text;
 }
 
@@ -155,11 +154,6 @@ static const char *same_value_copy(bool other) {
   static char text[2048];
   snprintf(text, sizeof text,
            "%s"
-           "  reg vector i32 $a\n"
-           "  reg vector i32 $b\n"
-           "entry:\n"
-           "  %%tid = call i32 @global_id(i32 0)\n"
-           "  %%o = gep %%out, i32 %%tid, 4\n"
            "  rset $a, %%tid\n"
            "  jmp n\n"
            "n:\n"
@@ -177,7 +171,7 @@ static const char *same_value_copy(bool other) {
            "  store i32 %%z, %%o\n"
            "  ret\n"
            "}\n",
-           WAVE_HEAD, other ? "  %w = add i32 %ra, 2\n  rset $b, %w\n" : "  rset $b, %ra\n");
+           WAVE_HEAD TWO_REGISTERS, other ? "  %w = add i32 %ra, 2\n  rset $b, %w\n" : "  rset $b, %ra\n");
   return text;
 }
 
