@@ -25,7 +25,10 @@
  * places. A copy from one register to another is removed when the two can be one register: no
  * write of either lands where a value read from the other is still needed (register classes are
  * merged greedily, in program order, and the test covers every register of both classes). A write
- * of a register's own value read in the same block, with no write between, is no instruction. */
+ * of a register's own value read in the same block, with no write between, is no instruction. A
+ * write of the value a register holds clobbers nothing (the value-based test), and a value whose
+ * copies all go to one class that nothing else clobbers while it is needed lives in that class
+ * (lives_in_class: rules 1-3 without their locality). */
 #include "waves.h"
 
 #include "reconv/analysis.h"
@@ -305,6 +308,24 @@ static bool class_holds(copy_analysis *a, const reg_index *x, uint32_t r, uint32
   return true;
 }
 
+/* Can value v and the class of register r share one register? Every rset of v writes the class,
+ * no write of the class other than of v lands where v is needed (class_holds), and no value read
+ * from the class is needed where v is defined. */
+static bool lives_in_class(copy_analysis *a, reg_index *x, uint32_t r, uint32_t v) {
+  for (uint32_t u = a->use_start[v]; u < a->use_start[v + 1]; u++) {
+    const rc_instr *user = a->uses[u].user;
+    if (user->op == RC_OP_RSET && leader_of(x, user->u.reg->id) != leader_of(x, r)) return false;
+  }
+  if (!class_holds(a, x, r, v, RC_NONE)) return false;
+  uint32_t p = r;
+  do {
+    for (uint32_t j = x->read_start[p]; j < x->read_start[p + 1]; j++)
+      if (read_live_at(a, x->reads[j], a->def_block[v], a->def_pos[v])) return false;
+    p = x->ring[p];
+  } while (p != r);
+  return true;
+}
+
 /* Can the registers of the classes of r1 and r2 share one register? Never when any write of one
  * clobbers a live read of the other (the interference test, register by register). */
 static bool classes_interfere(copy_analysis *a, const reg_index *x, uint32_t r1, uint32_t r2, uint32_t skip_pc) {
@@ -390,6 +411,21 @@ void sim_free_register_writes(const rc_kernel *k, bool *free_at_pc) {
     const rc_instr *src = (const rc_instr *)i->ops[0];
     if (src->op != RC_OP_RGET || leader_of(&x, src->u.reg->id) != leader_of(&x, i->u.reg->id)) continue;
     free_at_pc[pc] = class_holds(&a, &x, i->u.reg->id, src->v.id, pc);
+  }
+  /* A value that can live in the register it is copied into (the global form of rules 1-3, for a
+   * value defined elsewhere, e.g. a loop-invariant value copied into an exit's phi register on
+   * every iteration): every copy of it goes to one class of registers, no other write of the
+   * class lands where it is needed, and no value read from the class is needed where it is
+   * defined. The register allocator then gives value and class one register. */
+  for (uint32_t pc = 0; pc < code->ninst && !a.budget_spent; pc++) {
+    const rc_instr *i = code->src[pc];
+    if (i->op != RC_OP_RSET || free_at_pc[pc] || i->ops[0]->kind != RC_V_INSTR) continue;
+    const rc_instr *def = (const rc_instr *)i->ops[0];
+    uint32_t v = def->v.id, r = i->u.reg->id;
+    if (def->op == RC_OP_RGET || !is_value(&a, &def->v) || a.def_block[v] == RC_NONE ||
+        i->u.reg->scalar != ((def->iflags & RC_IF_SCALAR) != 0) || !lives_in_class(&a, &x, r, v))
+      continue;
+    free_at_pc[pc] = true;
   }
   /* Then the copies of a computed value: computed straight into its register (rules 1-3, the
    * reads of every register merged with it included). */

@@ -56,7 +56,8 @@ static counts run_counts(const char *text) {
   "  %o = gep %out, i32 %tid, 4\n"
 
 TEST(a_value_that_dies_at_its_rset_is_computed_in_place) {
-  /* $a <- %x: %x dies there (free); $b <- %y: %y is read again after the copy (a move) */
+  /* $a <- %x: %x dies there (free); $b <- %y: $b is written another value while %y is still read,
+   * so %y cannot live in $b (a move) */
   counts c = run_counts(WAVE_HEAD
                         "  reg vector i32 $a\n"
                         "  reg vector i32 $b\n"
@@ -67,6 +68,7 @@ TEST(a_value_that_dies_at_its_rset_is_computed_in_place) {
                         "  rset $a, %x\n"
                         "  %y = add i32 %tid, 2\n"
                         "  rset $b, %y\n"
+                        "  rset $b, %tid\n"
                         "  %z = add i32 %y, 1\n"
                         "  jmp next\n"
                         "next:\n"
@@ -182,6 +184,48 @@ TEST(writing_the_value_a_register_holds_does_not_interfere) {
   counts apart = run_counts(same_value_copy(true));
   CHECK_EQ_INT(apart.rc, 0);
   CHECK_EQ_INT(apart.vector, 7); /* and the add of %w, and the back copy $a <- $b */
+}
+
+/* A value defined before a loop and copied into an exit's register on every iteration (the
+ * lowering's phi copies at a uniform branch are made for every target): the value can live in that
+ * register, so the copy is no move. `other` also writes the register the thread id at the top of
+ * the body, while the value is still to be copied: then each is a move, on every iteration. */
+static const char *invariant_copy(bool other) {
+  static char text[2048];
+  snprintf(text, sizeof text,
+           "%s"
+           "  reg vector i32 $a\n"
+           "  reg scalar i32 $i\n"
+           "entry:\n"
+           "  %%tid = call i32 @global_id(i32 0)\n"
+           "  %%o = gep %%out, i32 %%tid, 4\n"
+           "  %%v = add i32 %%tid, 7\n"
+           "  rset $i, 0\n"
+           "  jmp loop\n"
+           "loop:\n"
+           "%s"
+           "  %%k = rget $i\n"
+           "  %%k1 = add i32 %%k, 1 !scalar\n"
+           "  %%c = icmp slt i32 %%k1, 4 !scalar\n"
+           "  rset $a, %%v\n"
+           "  rset $i, %%k1\n"
+           "  br %%c, loop, exit\n"
+           "exit:\n"
+           "  %%ra = rget $a\n"
+           "  store i32 %%ra, %%o\n"
+           "  ret\n"
+           "}\n",
+           WAVE_HEAD, other ? "  rset $a, %tid\n" : "");
+  return text;
+}
+
+TEST(a_loop_invariant_value_lives_in_the_register_it_is_copied_into) {
+  counts lives = run_counts(invariant_copy(false));
+  CHECK_EQ_INT(lives.rc, 0);
+  CHECK_EQ_INT(lives.vector, 4); /* global_id, gep, add, store: the copy on each of 4 iterations is free */
+  counts moves = run_counts(invariant_copy(true));
+  CHECK_EQ_INT(moves.rc, 0);
+  CHECK_EQ_INT(moves.vector, 12); /* and both copies on each iteration */
 }
 
 /* setexec of a mask operation nothing else reads is that operation writing exec. */
