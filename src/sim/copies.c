@@ -404,28 +404,21 @@ void sim_free_register_writes(const rc_kernel *k, bool *free_at_pc) {
     merge_classes(&x, r, other);
     free_at_pc[pc] = true;
   }
-  /* Copies of a value read from a register that merging put in the same class: no move. */
+  /* Copies that merging made free after all: of a value read from a register of the same class
+   * (class_holds), or of a value that can live in the register it is copied into (the global form
+   * of rules 1-3, for a value defined elsewhere, e.g. a loop-invariant value copied into an exit's
+   * phi register on every iteration: lives_in_class). The register allocator then gives value
+   * and class one register. */
   for (uint32_t pc = 0; pc < code->ninst && !a.budget_spent; pc++) {
     const rc_instr *i = code->src[pc];
     if (i->op != RC_OP_RSET || free_at_pc[pc] || i->ops[0]->kind != RC_V_INSTR) continue;
     const rc_instr *src = (const rc_instr *)i->ops[0];
-    if (src->op != RC_OP_RGET || leader_of(&x, src->u.reg->id) != leader_of(&x, i->u.reg->id)) continue;
-    free_at_pc[pc] = class_holds(&a, &x, i->u.reg->id, src->v.id, pc);
-  }
-  /* A value that can live in the register it is copied into (the global form of rules 1-3, for a
-   * value defined elsewhere, e.g. a loop-invariant value copied into an exit's phi register on
-   * every iteration): every copy of it goes to one class of registers, no other write of the
-   * class lands where it is needed, and no value read from the class is needed where it is
-   * defined. The register allocator then gives value and class one register. */
-  for (uint32_t pc = 0; pc < code->ninst && !a.budget_spent; pc++) {
-    const rc_instr *i = code->src[pc];
-    if (i->op != RC_OP_RSET || free_at_pc[pc] || i->ops[0]->kind != RC_V_INSTR) continue;
-    const rc_instr *def = (const rc_instr *)i->ops[0];
-    uint32_t v = def->v.id, r = i->u.reg->id;
-    if (def->op == RC_OP_RGET || !is_value(&a, &def->v) || a.def_block[v] == RC_NONE ||
-        i->u.reg->scalar != ((def->iflags & RC_IF_SCALAR) != 0) || !lives_in_class(&a, &x, r, v))
-      continue;
-    free_at_pc[pc] = true;
+    uint32_t v = src->v.id, r = i->u.reg->id;
+    if (src->op == RC_OP_RGET)
+      free_at_pc[pc] = leader_of(&x, src->u.reg->id) == leader_of(&x, r) && class_holds(&a, &x, r, v, pc);
+    else
+      free_at_pc[pc] = is_value(&a, &src->v) && a.def_block[v] != RC_NONE &&
+                       i->u.reg->scalar == ((src->iflags & RC_IF_SCALAR) != 0) && lives_in_class(&a, &x, r, v);
   }
   /* Then the copies of a computed value: computed straight into its register (rules 1-3, the
    * reads of every register merged with it included). */
