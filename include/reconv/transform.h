@@ -130,9 +130,10 @@ int rc_compute_ordering(rc_ctx *ctx, const rc_kernel *k, const struct rc_cfg *g,
 /* ---- live-in phis (live_in_phis.c) ----------------------------------------------------------------
  * Expose every value used outside its block (except the entry's) as a phi in each block where it is
  * live-in, so a CFG transform can route it like any phi; afterwards remove the phis that became
- * trivial. `added` receives the phis created. */
+ * trivial. `added` receives the phis created; `origin`, when not NULL, the id of the value each of
+ * them stands for (parallel to `added`). */
 typedef RC_VEC(rc_instr *) rc_instr_vec;
-void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added);
+void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added, rc_u32vec *origin);
 void rc_ssa_simplify_phis(rc_kernel *k, const rc_instr_vec *phis);
 /* The same, with the dominator tree of k's current CFG built already (by a caller that needs it
  * too: on big kernels each build is a walk over every block). */

@@ -40,8 +40,11 @@
  *   but not that exit and used outside it is marked divergent itself (not only its outside uses,
  *   as LLVM does): a consumer that keeps a uniform value in one scalar register would hand a
  *   lane that left earlier the value of a later iteration. This costs precision inside the
- *   cycle. The exit's phis diverge if threads reach it along two edges (B -> X now, or later
- *   through the header, which leaves along another edge).
+ *   cycle. Except when every outside use is a phi that takes the value on edges leaving the
+ *   innermost cycle around its definition, and the value is not an i1
+ *   (read_outside_only_by_exit_phis): the copy into the phi is made on the exit edge, so only
+ *   the phis diverge. The exit's phis diverge if threads reach it along two edges (B -> X now, or
+ *   later through the header, which leaves along another edge).
  * Irreducible cycles, conservatively. Each outermost irreducible cycle K is one node of the
  *   acyclic graph, leading to K's exits. If a divergent branch lies in K, or two different labels
  *   reach K (threads enter it divergently), K is "assumed divergent" as in LLVM: every value
@@ -78,6 +81,7 @@ typedef struct unif {
   unsigned flags;
 
   uint32_t *def_block;  /* per value: the block of its defining instruction, or RC_NONE */
+  const rc_instr **def_instr; /* per value: its defining instruction, or NULL (parameters) */
   uint32_t *defs_start, *defs; /* per block (CSR): the values it defines, in order */
   uint32_t *use_start, *use; /* per value (CSR): the effects of its uses */
   rc_u32vec work;       /* divergent values whose effects are not yet applied */
@@ -141,6 +145,31 @@ static void taint_all_defs(unif *s, uint32_t c) {
 static void branch_divergent(unif *s, uint32_t b);
 static bool is_conditional(const rc_instr *t);
 
+/* Whether every use of value id outside the innermost cycle around its definition is a phi that
+ * takes it on edges from blocks of that cycle (an exit's phi). The copy into such a phi is made on
+ * the exit edge, inside the cycle, by the lanes that leave then (the IPDOM model's edge copies;
+ * lower's rset at the end of the block they leave), so no lane reads the value after a later
+ * iteration changed it: the value can stay uniform, and only those phis diverge, as in LLVM's
+ * rule: a loop counter that also feeds an exit's phi stays on the scalar unit. The innermost cycle, not the one whose exit is divergent, because a value is
+ * taken from the escape index once: its phis outside any cycle it leaves are marked now. */
+static bool read_outside_only_by_exit_phis(const unif *s, uint32_t id) {
+  /* An i1 is left divergent: at the divergent phi it becomes a lane mask, which a per-lane compare
+   * writes directly, while a scalar i1 needs a mask instruction at every copy (docs/cost.md). */
+  if (s->def_instr[id]->v.type == RC_I1) return false;
+  uint32_t c = s->ci->innermost[s->def_block[id]];
+  for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++) {
+    uint32_t eff = s->use[e];
+    uint32_t ub = eff & USE_TAGS ? eff & ~USE_TAGS : s->def_block[eff];
+    if (ub == RC_NONE || rc_cycle_contains(s->ci, c, ub)) continue;
+    const rc_instr *phi = eff & USE_TAGS ? NULL : s->def_instr[eff];
+    if (!phi || phi->op != RC_OP_PHI) return false;
+    for (uint32_t o = 0; o < phi->nops; o++)
+      if (phi->ops[o]->kind == RC_V_INSTR && phi->ops[o]->id == id && !rc_cycle_contains(s->ci, c, phi->targets[o]->id))
+        return false;
+  }
+  return true;
+}
+
 /* Cycle c has a divergent exit: the values that leave it are divergent (escapes.c). Values that
  * are divergent already when the index is built are left out of it. */
 static void mark_temporal(unif *s, uint32_t c) {
@@ -158,15 +187,19 @@ static void mark_temporal(unif *s, uint32_t c) {
     s->esc_ready = true;
   }
   for (uint32_t id; (id = rc_escapes_take(&s->esc, c)) != RC_NONE;) {
+    uint32_t left = c; /* the cycle whose outside users diverge */
     if (!(s->flags & RC_UNIF_TARGET)) {
-      mark_value(s, id);
-      continue;
+      if (!read_outside_only_by_exit_phis(s, id)) {
+        mark_value(s, id);
+        continue;
+      }
+      left = s->ci->innermost[s->def_block[id]];
     }
     /* LLVM's rule: the value stays uniform inside the cycle; its users outside diverge */
     for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++) {
       uint32_t eff = s->use[e];
       uint32_t ub = eff & USE_TAGS ? eff & ~USE_TAGS : s->def_block[eff];
-      if (ub == RC_NONE || rc_cycle_contains(s->ci, c, ub)) continue;
+      if (ub == RC_NONE || rc_cycle_contains(s->ci, left, ub)) continue;
       if (eff & USE_BRANCH) branch_divergent(s, eff & ~USE_TAGS);
       else if (!(eff & USE_ONLY)) mark_value(s, eff);
     }
@@ -343,6 +376,7 @@ static void build_effects(unif *s) {
   uint32_t nv = s->u->nvalues;
   assert(nv < USE_ONLY && k->nblocks < USE_ONLY);
   s->def_block = rc_xmalloc((nv ? nv : 1) * sizeof *s->def_block);
+  s->def_instr = rc_xcalloc(nv ? nv : 1, sizeof *s->def_instr);
   for (uint32_t id = 0; id < nv; id++) s->def_block[id] = RC_NONE;
   s->use_start = rc_xcalloc(nv + 2, sizeof *s->use_start);
   s->defs_start = rc_xmalloc((k->nblocks + 1) * sizeof *s->defs_start);
@@ -357,6 +391,7 @@ static void build_effects(unif *s) {
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
       if (i->v.type != RC_VOID && i->v.id < nv) {
         s->def_block[i->v.id] = b;
+        s->def_instr[i->v.id] = i;
         s->defs[ndefs++] = i->v.id;
         if (is_source(i, s->flags)) mark_value(s, i->v.id);
         allocas |= i->op == RC_OP_ALLOCA;
@@ -431,6 +466,7 @@ int rc_uniformity_build(rc_uniformity *u, const rc_kernel *k, const rc_cfg *g,
   }
 
   free(s.def_block);
+  free(s.def_instr);
   free(s.defs_start);
   free(s.defs);
   free(s.use_start);

@@ -170,17 +170,21 @@ static rc_value *value_memo_get(reconv *r, uint32_t flow, rc_instr *phi) {
   return rc_u64map_get(&r->value_memo, memo_key(flow, phi->v.id));
 }
 
-/* A phi in flow block `fi` with the given entry per flow predecessor. Entries that are undef do not
- * matter (no flow from that predecessor uses the value), so an existing value phi of the same type
- * that agrees wherever both are defined is reused, its undef entries filled in. Each predecessor
- * wants one target, so the phis that carry, say, a loop counter to several targets share one phi
- * instead of one per target (which made the output quadratic in the number of targets). */
-static rc_value *merge_value_phi(reconv *r, uint32_t fi, rc_type ty, rc_value **vals) {
+/* A phi in flow block `fi` with the given entry per flow predecessor, for target phis that carry
+ * value `origin` (reconv_origin). Entries that are undef do not matter (no flow from that
+ * predecessor uses the value), so an existing value phi of the same origin that agrees wherever
+ * both are defined is reused, its undef entries filled in. Each predecessor wants one target, so
+ * the phis that carry, say, a loop counter to several targets share one phi instead of one per
+ * target (which made the output quadratic in the number of targets). Phis of different origins
+ * are not shared: filling a uniform loop counter's undef entries with another value's would keep
+ * the phi from simplifying away once the live-in phis are gone, and make the counter divergent
+ * (a divergent loop exit where the structurizer keeps a uniform one: `reconv gen --seed 185`). */
+static rc_value *merge_value_phi(reconv *r, uint32_t fi, rc_type ty, rc_value **vals, uint32_t origin) {
   flow_node *f = &r->flows.data[fi];
   uint32_t np = f->preds.len;
   for (uint32_t i = 0; i < f->value_phis.len; i++) {
     rc_instr *phi = f->value_phis.data[i];
-    if (phi->v.type != ty) continue;
+    if (phi->v.type != ty || f->value_phi_origin.data[i] != origin) continue;
     bool ok = true;
     for (uint32_t p = 0; p < np && ok; p++) {
       rc_value *a = phi->ops[p], *b = vals[p];
@@ -195,6 +199,7 @@ static rc_value *merge_value_phi(reconv *r, uint32_t fi, rc_type ty, rc_value **
   f = &r->flows.data[fi];
   for (uint32_t p = 0; p < np; p++) rc_phi_add_incoming(phi, vals[p], f->preds.data[p].block);
   rc_vec_push(&f->value_phis, phi);
+  rc_vec_push(&f->value_phi_origin, origin);
   return &phi->v;
 }
 
@@ -250,7 +255,7 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
     } else if (!differ && (!def || (def->parent != f->block && rc_dominates(dom, def->parent->id, f->block->id)))) {
       result = same;
     } else {
-      result = merge_value_phi(r, cur, ty, r->fv_vals.data);
+      result = merge_value_phi(r, cur, ty, r->fv_vals.data, reconv_origin(r, phi));
     }
     rc_u64map_put(&r->value_memo, memo_key(cur, phi->v.id), result);
     stack->len--;

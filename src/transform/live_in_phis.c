@@ -25,7 +25,7 @@ typedef struct use_ref {
                      (it fills what was padding) */
 } use_ref;
 
-void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added) {
+void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added, rc_u32vec *origin) {
   uint32_t nb = k->nblocks, nv = k->nvalues;
   if (!nb) return;
   /* uses by value id (CSR). One walk over the kernel lists the uses in program order with the id
@@ -85,6 +85,7 @@ void rc_ssa_expose_live_ins(rc_kernel *k, rc_instr_vec *added) {
       rc_instr_prepend(k->blocks[live.data[i]], phi);
       phi_at[live.data[i]] = phi;
       rc_vec_push(added, phi);
+      if (origin) rc_vec_push(origin, id);
     }
     for (uint32_t i = 0; i < live.len; i++) {
       rc_block *blk = k->blocks[live.data[i]];

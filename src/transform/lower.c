@@ -408,12 +408,45 @@ static bool worth_skipping(lower *L, rc_block *p) {
   return region_any(L, p, costly_without_lanes, &q);
 }
 
+static bool is_compare(const rc_value *v) {
+  return v->kind == RC_V_INSTR && (((const rc_instr *)v)->op == RC_OP_ICMP || ((const rc_instr *)v)->op == RC_OP_FCMP);
+}
+
+/* Whether i1 phi `phi` can hold its negation at no cost: every incoming value is a constant, undef,
+ * or a compare that only this phi reads (its predicate flips). A flow block's condition is such a
+ * phi: `true` from the flows that want one target, `false` from the others (flow_blocks.c). */
+static bool phi_inverts_for_free(const rc_instr *phi, const uint32_t *uses) {
+  for (uint32_t o = 0; o < phi->nops; o++) {
+    const rc_value *v = phi->ops[o];
+    if (v->kind == RC_V_CONST || v->kind == RC_V_UNDEF) continue;
+    if (!is_compare(v)) return false;
+    uint32_t here = 0;
+    for (uint32_t q = 0; q < phi->nops; q++) here += phi->ops[q] == v;
+    if (uses[v->id] != here) return false;
+  }
+  return true;
+}
+
+static void invert_phi(rc_kernel *k, rc_instr *phi) {
+  for (uint32_t o = 0; o < phi->nops; o++) {
+    rc_value *v = phi->ops[o];
+    if (v->kind == RC_V_CONST) {
+      phi->ops[o] = rc_const_bool(k, rc_const_ival(v) == 0);
+    } else if (is_compare(v)) {
+      bool seen = false; /* one compare may come in on several edges: flip it once */
+      for (uint32_t q = 0; q < o; q++) seen |= phi->ops[q] == v;
+      if (!seen) ((rc_instr *)v)->pred = (uint16_t)rc_cmp_inverse((rc_cmp)((rc_instr *)v)->pred);
+    }
+  }
+}
+
 /* A divergent branch whose waiting lanes go to its false target costs two mask instructions (the
  * waiting lanes exec andn ballot %c, then setexec of the ballot), one whose waiting lanes go to
  * its true target one (ballot %c is the waiting lanes as it is, and exec andn it writes exec
  * directly: docs/cost.md). When the condition is a compare that only this branch reads, flip
  * the compare's predicate and the branch's targets, as LLVM's AMDGPU backend picks the v_cmp that
- * yields the mask it needs: the thread-level meaning is unchanged. */
+ * yields the mask it needs: the thread-level meaning is unchanged. A flow block's condition phi of
+ * constants and single-use compares is negated the same way, entry by entry. */
 static void branch_on_waiting_lanes(lower *L) {
   rc_kernel *k = L->k;
   uint32_t *uses = rc_xcalloc(k->nvalues + 1, sizeof *uses);
@@ -429,8 +462,12 @@ static void branch_on_waiting_lanes(lower *L) {
     rc_value *c = t->ops[0];
     if (c->kind != RC_V_INSTR || uses[c->id] != 1) continue;
     rc_instr *cmp = (rc_instr *)c;
-    if ((cmp->op != RC_OP_ICMP && cmp->op != RC_OP_FCMP) || cmp->parent != p) continue;
-    cmp->pred = (uint16_t)rc_cmp_inverse((rc_cmp)cmp->pred);
+    if (cmp->op == RC_OP_PHI && cmp->parent == p && phi_inverts_for_free(cmp, uses)) {
+      invert_phi(k, cmp);
+    } else {
+      if ((cmp->op != RC_OP_ICMP && cmp->op != RC_OP_FCMP) || cmp->parent != p) continue;
+      cmp->pred = (uint16_t)rc_cmp_inverse((rc_cmp)cmp->pred);
+    }
     t->targets[1] = t->targets[0];
     t->targets[0] = L->primary[b];
     L->ninverted++;
@@ -558,7 +595,11 @@ static int parse_args(rc_ctx *ctx, const rc_pass_args *args, lower *L, unsigned 
     if (!L->skip) return rc_error(ctx, "lower: skip-threshold and noskip exclude each other");
     L->skip_threshold = (uint32_t)v;
   }
-  L->flow = rc_pass_arg_get(args, "flow") != NULL;
+  /* flow blocks are the default: a re-join restored in a flow block costs side entries nothing,
+   * where zeroing costs a mask instruction in each (docs/ir.md) */
+  L->flow = rc_pass_arg_get(args, "noflow") == NULL;
+  if (!L->flow && rc_pass_arg_get(args, "flow"))
+    return rc_error(ctx, "lower: flow and noflow exclude each other");
   L->scalarize = rc_pass_arg_get(args, "noscalar") == NULL;
   *unif_flags = rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0;
   return 0;

@@ -197,7 +197,13 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
   free(inv);
   /* values cross edges only through phis while edges move (see live_in_phis.c) */
   rc_instr_vec exposed = {0};
-  rc_ssa_expose_live_ins(k, &exposed);
+  rc_u32vec exposed_origin = {0};
+  rc_ssa_expose_live_ins(k, &exposed, &exposed_origin);
+  r.norigin = k->nvalues;
+  r.origin = rc_xmalloc((r.norigin ? r.norigin : 1) * sizeof *r.origin);
+  memset(r.origin, 0xff, r.norigin * sizeof *r.origin); /* RC_NONE */
+  for (uint32_t i = 0; i < exposed.len; i++) r.origin[exposed.data[i]->v.id] = exposed_origin.data[i];
+  rc_vec_free(&exposed_origin);
 
   /* PrepareOrdering: the exit comes last */
   uint32_t exit = RC_NONE;
@@ -337,11 +343,13 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
     rc_vec_free(&f->open);
     rc_vec_free(&f->closed);
     rc_vec_free(&f->value_phis);
+    rc_vec_free(&f->value_phi_origin);
     rc_vec_free(&f->forwarded);
     free(f->forwarded_cond);
   }
   rc_u64map_free(&r.cond_memo);
   rc_u64map_free(&r.value_memo);
+  free(r.origin);
   rc_vec_free(&r.flows);
   for (uint32_t i = 0; i < r.flow_in.len; i++) rc_vec_free(&r.flow_in.data[i]);
   rc_vec_free(&r.flow_in);

@@ -33,6 +33,7 @@ typedef struct flow_node {
   rc_value **forwarded_cond; /* per forwarded target: its flow condition here, once built */
   rc_instr *last_phi;  /* phis are added after this one (keeps insertion O(1)) */
   RC_VEC(rc_instr *) value_phis; /* phis carrying values of target phis (flow_value) */
+  rc_u32vec value_phi_origin;    /* per value phi: the value it carries (reconv_origin) */
 } flow_node;
 
 typedef struct otn {
@@ -57,6 +58,9 @@ typedef struct reconv {
   rc_u64map cond_memo;  /* (flow << 32 | target) -> i1 value true for flows that want target, for
                            the targets a flow does not forward (those are in forwarded_cond) */
   rc_u64map value_memo; /* (flow << 32 | phi value id) -> value the phi gets through the flow */
+  uint32_t *origin;     /* by value id, below norigin: for a live-in phi of rc_ssa_expose_live_ins,
+                           the id of the value it stands for; RC_NONE for other values */
+  uint32_t norigin;
   uint32_t visits, stamp;
   uint32_t current;   /* block being processed (layout anchor for new blocks) */
   bool cond2;         /* apply the thesis's Condition 2 (`reconverge[cond2]`) */
@@ -71,6 +75,13 @@ typedef struct reconv {
   /* statistics */
   uint32_t flow_blocks, split_blocks, virtual_nodes, rerouted_edges;
 } reconv;
+
+/* The value a target phi carries: the exposed value for a live-in phi, the phi itself otherwise.
+ * Flow blocks share a phi only among target phis of one origin (flow_blocks.c, merge_value_phi). */
+static inline uint32_t reconv_origin(const reconv *r, const rc_instr *phi) {
+  uint32_t id = phi->v.id;
+  return id < r->norigin && r->origin[id] != RC_NONE ? r->origin[id] : id;
+}
 
 static inline otn *N(reconv *r, uint32_t id) {
   return id == ROOT ? &r->root : &r->n.data[id];

@@ -195,10 +195,10 @@ TEST(fig4_3a_redundant_zeroing_and_the_flow_block_variant) {
   test_diags_init(&d);
   rc_module *m;
   rc_stats st;
-  rc_kernel *k = lowered(&d, &m, "examples/thesis/fig4_3a.rir", "lower", &st);
+  rc_kernel *k = lowered(&d, &m, "examples/thesis/fig4_3a.rir", "lower[noflow]", &st);
   CHECK(k != NULL);
   if (!k) return;
-  /* Fig. 4.3c: P = {C}, P0 = {C}, Q = {A, B}; B's zeroing is the redundant one, and the lean
+  /* Fig. 4.3c (without the flow blocks that are the default): P = {C}, P0 = {C}, Q = {A, B}; B's zeroing is the redundant one, and the lean
    * lowering leaves it out: A dominates B and the wave cannot come back to B but through A */
   CHECK_EQ_INT(stat_of(&st, "zero_inits"), 1);
   CHECK(zeroes(k, "A", "m.X") && !zeroes(k, "B", "m.X"));
@@ -206,8 +206,8 @@ TEST(fig4_3a_redundant_zeroing_and_the_flow_block_variant) {
   CHECK(restores(k, "X", "m.X"));
   rc_stats_free(&st);
   rc_module_free(m);
-  /* Fig. 4.3b: a flow block with predecessors C and D; no zeroing left */
-  k = lowered(&d, &m, "examples/thesis/fig4_3a.rir", "lower[flow]", &st);
+  /* Fig. 4.3b, the default lowering: a flow block with predecessors C and D; no zeroing left */
+  k = lowered(&d, &m, "examples/thesis/fig4_3a.rir", "lower", &st);
   CHECK(k != NULL);
   if (!k) return;
   CHECK_EQ_INT(stat_of(&st, "zero_inits"), 0);
@@ -223,8 +223,8 @@ TEST(fig4_3a_redundant_zeroing_and_the_flow_block_variant) {
   CHECK(!zeroes(k, "A", "m.X") && !zeroes(k, "B", "m.X"));
   rc_stats_free(&st);
   rc_module_free(m);
+  check_alike(&d, "examples/thesis/fig4_3a.rir", "lower[noflow]");
   check_alike(&d, "examples/thesis/fig4_3a.rir", "lower");
-  check_alike(&d, "examples/thesis/fig4_3a.rir", "lower[flow]");
 }
 
 TEST(fig4_4a_virtual_split_zeroes_after_the_restore) {
@@ -232,10 +232,10 @@ TEST(fig4_4a_virtual_split_zeroes_after_the_restore) {
   test_diags_init(&d);
   rc_module *m;
   rc_stats st;
-  rc_kernel *k = lowered(&d, &m, "examples/thesis/fig4_4a.rir", "lower", &st);
+  rc_kernel *k = lowered(&d, &m, "examples/thesis/fig4_4a.rir", "lower[noflow]", &st);
   CHECK(k != NULL);
   if (!k) return;
-  /* Fig. 4.4c: P = {A, B}, P0 = {A}, Q = {D_tail} */
+  /* Fig. 4.4c (without the flow blocks that are the default): P = {A, B}, P0 = {A}, Q = {D_tail} */
   CHECK_EQ_INT(stat_of(&st, "virtual_splits"), 1);
   CHECK(moves(k, "A", "m.D"));
   CHECK(ors(k, "B", "m.D"));
@@ -250,13 +250,13 @@ TEST(fig4_4a_virtual_split_zeroes_after_the_restore) {
   CHECK(zeroes(k, "A", "m.E") && !zeroes(k, "B", "m.E") && !zeroes(k, "C", "m.E"));
   rc_stats_free(&st);
   rc_module_free(m);
-  /* with a flow block before D, D's self loop no longer enters the re-join: no split */
-  k = lowered(&d, &m, "examples/thesis/fig4_4a.rir", "lower[flow]", &st);
+  /* by default a flow block comes before D: D's self loop no longer enters the re-join, no split */
+  k = lowered(&d, &m, "examples/thesis/fig4_4a.rir", "lower", &st);
   CHECK(k && stat_of(&st, "virtual_splits") == 0 && stat_of(&st, "rejoin_flow_blocks") == 1);
   rc_stats_free(&st);
   rc_module_free(m);
+  check_alike(&d, "examples/thesis/fig4_4a.rir", "lower[noflow]");
   check_alike(&d, "examples/thesis/fig4_4a.rir", "lower");
-  check_alike(&d, "examples/thesis/fig4_4a.rir", "lower[flow]");
 }
 
 TEST(secondary_of_one_branch_primary_of_another) {
@@ -265,7 +265,7 @@ TEST(secondary_of_one_branch_primary_of_another) {
   test_diags_init(&d);
   rc_module *m, *mo;
   rc_stats st;
-  rc_kernel *k = lowered(&d, &m, path, "lower", &st);
+  rc_kernel *k = lowered(&d, &m, path, "lower[noflow]", &st);
   rc_kernel *o = original(&d, &mo, path);
   CHECK(k && o);
   if (!k || !o) return;
