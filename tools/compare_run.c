@@ -126,8 +126,9 @@ void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
   fputs("\nnote: dup = blocks a wave enters again while lanes that ran them wait (the IPDOM stack re-runs a\n"
         "note: block per path into it; reconverge's flow blocks can take a wave around a loop twice, thesis\n"
         "note: 4.3.1, while each lane runs each block once)\n"
-        "note: reconverge[auto] is the default: of dfpd, rpot and domreg (orderings that respect\n"
-        "note: post-dominance, thesis 4.3.1) it keeps the one whose lowered kernel has the lowest static cost\n"
+        "note: reconverge[auto] is the default: of dfpd, rpot, domreg and, up to 200 blocks, bfpd (orderings\n"
+        "note: that respect post-dominance, thesis 4.3.1) it keeps the one whose lowered kernel has the lowest\n"
+        "note: static cost\n"
         "note: blockip and full-linearize keep the CFG and sweep its blocks in one layout: blockip skips the\n"
         "note: blocks no lane wants (per-lane block labels, the Beignet note), full-linearize runs them all\n",
         f);

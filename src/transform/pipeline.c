@@ -78,7 +78,7 @@ static const rc_pass_info passes[] = {
      RC_LEVEL_THREAD, ""},
     {"reconverge",
      "make the CFG reconverging (thesis 4.3); options: order=auto|dfpd|df|bf|bfpd|rpot|domreg|custom "
-     "(auto, the default: the cheapest lowered result of dfpd, rpot, domreg), "
+     "(auto, the default: the cheapest lowered result of dfpd, rpot, domreg and, up to 200 blocks, bfpd), "
      "blocks=A:B:C (custom order), all-divergent, force (run even if already reconverging), "
      "cond2 (the thesis's Condition 2), trace, max-rounds=N (default 4)",
      rc_pass_reconverge, RC_LEVEL_THREAD, "order= blocks= all-divergent force cond2 trace max-rounds="},
