@@ -150,12 +150,13 @@ static bool is_conditional(const rc_instr *t);
  * the exit edge, inside the cycle, by the lanes that leave then (the IPDOM model's edge copies;
  * lower's rset at the end of the block they leave), so no lane reads the value after a later
  * iteration changed it: the value can stay uniform, and only those phis diverge, as in LLVM's
- * rule: a loop counter that also feeds an exit's phi stays on the scalar unit. The innermost cycle, not the one whose exit is divergent, because a value is
- * taken from the escape index once: its phis outside any cycle it leaves are marked now. */
+ * rule: a loop counter that also feeds an exit's phi stays on the scalar unit. The innermost
+ * cycle, not the one whose exit is divergent, because a value is taken from the escape index once:
+ * its phis outside any cycle it leaves are marked now. */
 static bool read_outside_only_by_exit_phis(const unif *s, uint32_t id) {
   /* An i1 is left divergent: at the divergent phi it becomes a lane mask, which a per-lane compare
    * writes directly, while a scalar i1 needs a mask instruction at every copy (docs/cost.md). */
-  if (s->def_instr[id]->v.type == RC_I1) return false;
+  if (!s->def_instr[id] || s->def_instr[id]->v.type == RC_I1) return false;
   uint32_t c = s->ci->innermost[s->def_block[id]];
   for (uint32_t e = s->use_start[id]; e < s->use_start[id + 1]; e++) {
     uint32_t eff = s->use[e];
@@ -164,7 +165,8 @@ static bool read_outside_only_by_exit_phis(const unif *s, uint32_t id) {
     const rc_instr *phi = eff & USE_TAGS ? NULL : s->def_instr[eff];
     if (!phi || phi->op != RC_OP_PHI) return false;
     for (uint32_t o = 0; o < phi->nops; o++)
-      if (phi->ops[o]->kind == RC_V_INSTR && phi->ops[o]->id == id && !rc_cycle_contains(s->ci, c, phi->targets[o]->id))
+      if (phi->ops[o]->kind == RC_V_INSTR && phi->ops[o]->id == id &&
+          !rc_cycle_contains(s->ci, c, phi->targets[o]->id))
         return false;
   }
   return true;

@@ -409,7 +409,9 @@ static bool worth_skipping(lower *L, rc_block *p) {
 }
 
 static bool is_compare(const rc_value *v) {
-  return v->kind == RC_V_INSTR && (((const rc_instr *)v)->op == RC_OP_ICMP || ((const rc_instr *)v)->op == RC_OP_FCMP);
+  if (v->kind != RC_V_INSTR) return false;
+  rc_opcode op = (rc_opcode)((const rc_instr *)v)->op;
+  return op == RC_OP_ICMP || op == RC_OP_FCMP;
 }
 
 /* Whether i1 phi `phi` can hold its negation at no cost: every incoming value is a constant, undef,

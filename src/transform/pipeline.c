@@ -102,8 +102,9 @@ static const rc_pass_info passes[] = {
      "skip-threshold=N (keep a brexecz over a secondary region of N or more instructions, or with a "
      "memory access, call or branch in it; default 12, LLVM's amdgpu-skip-threshold; 0: every one), noskip "
      "(brexecz only where a loop or a vector branch needs it), noflow (zero the re-join mask on "
-     "side entries instead of a flow block that does the restore; flow: the default), noscalar (no !scalar instructions), all-divergent, norepair (refuse, instead "
-     "of running reconverge again, a branch only divergent at wave level)",
+     "side entries instead of a flow block that does the restore; flow: the default), noscalar "
+     "(no !scalar instructions), all-divergent, norepair (refuse, instead of running reconverge "
+     "again, a branch only divergent at wave level)",
      rc_pass_lower, RC_LEVEL_THREAD, "skip-threshold= noskip flow noflow noscalar all-divergent norepair"},
     {"blockip",
      "any kernel -> wave kernel with a per-lane next-block label, blocks swept in one layout, empty ones "

@@ -557,9 +557,9 @@ static int reconverge_ordered(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *arg
 
 /* The orderings auto tries, in the order that breaks ties. DF and BF are left out: they do not
  * respect post-dominance, so they change reconverging parts (thesis Fig. 4.10a) and can keep a branch
- * uniform that is divergent at wave level. BFPD is left out for its cost: its ordering is
- * super-linear (over 60 s on a 10^4-block kernel where the others take 2 s), and on the bundled
- * kernels it is never the only cheapest one. */
+ * uniform that is divergent at wave level. BFPD comes last and only on small kernels: its ordering
+ * is super-linear (over 60 s on a 10^4-block kernel where the others take 2 s); on the thesis's
+ * Fig. 4.15a it is the only one that keeps the loop A -> B -> A. */
 static const char *const auto_candidates[] = {"dfpd", "rpot", "domreg", "bfpd"};
 /* the statistics of each candidate's cost (names outlive the stats: static) */
 static const char *const auto_cost_names[] = {"order_auto_cost_dfpd", "order_auto_cost_rpot", "order_auto_cost_domreg",
