@@ -33,6 +33,15 @@ static bool forwards(const reconv *r, uint32_t flow, uint32_t target) {
   return forwarded_index(r, flow, target) != RC_NONE;
 }
 
+/* Whether flow node `flow` passed on `target` alone: then every flow that arrives from it wants
+ * target (the flows that wanted its closed successor went there), and the condition needs no phi
+ * in it. Without this, a flow block whose flows want T or X built `phi [true..], [false..]` for T
+ * and the negation for X, which the remainder then read on the edge only X's flows take. */
+static bool forwards_only(const reconv *r, uint32_t flow, uint32_t target) {
+  const rc_u32vec *fw = &r->flows.data[flow].forwarded;
+  return fw->len == 1 && fw->data[0] == target;
+}
+
 /* The memoised condition of (flow, target): next to the flow's forwarded targets when it forwards
  * target (all requests but the first of a chain), in the kernel-wide map otherwise. */
 static rc_value **memo_slot(reconv *r, uint32_t flow, uint32_t target) {
@@ -82,7 +91,9 @@ rc_value *reconv_flow_cond(reconv *r, uint32_t fi, uint32_t target) {
     for (uint32_t p = 0; p < f->preds.len; p++) {
       flow_pred *fp = &f->preds.data[p];
       rc_value *v = NULL, **slot = fp->kind == FP_FLOW ? memo_slot(r, fp->flow, target) : NULL;
-      if (slot && !(v = *slot)) {
+      if (slot && forwards_only(r, fp->flow, target)) {
+        v = rc_const_bool(r->k, true);
+      } else if (slot && !(v = *slot)) {
         rc_vec_push(&stack, fp->flow);
         ready = false;
       }
