@@ -84,7 +84,7 @@ typedef struct lower {
   phi_registers phis; /* out of SSA */
   /* statistics */
   uint32_t ndivergent, nuniform, nprimary, nmoves, nors, nzeros, nsplits, nflow, nskips, nscalar;
-  uint32_t nwavediv, nreruns, ninverted;
+  uint32_t nwavediv, nreruns, ninverted, nrepeated;
 } lower;
 
 /* ---- checks and the sets ------------------------------------------------------------------------------- */
@@ -607,6 +607,66 @@ static int parse_args(rc_ctx *ctx, const rc_pass_args *args, lower *L, unsigned 
   return 0;
 }
 
+/* ---- repeated copies ------------------------------------------------------------------------------------ */
+
+static bool same_written_value(const rc_value *a, const rc_value *b) {
+  if (a == b) return true;
+  return a->kind == RC_V_CONST && b->kind == RC_V_CONST && a->type == b->type && rc_type_is_int((rc_type)a->type) &&
+         rc_const_ival(a) == rc_const_ival(b);
+}
+
+/* A setexec that can only take lanes away: exec andn something, or a ballot (of active lanes). */
+static bool narrows_exec(const rc_instr *set) {
+  const rc_value *m = set->ops[0];
+  if (m->kind != RC_V_INSTR) return false;
+  const rc_instr *d = (const rc_instr *)m;
+  return d->op == RC_OP_BALLOT ||
+         (d->op == RC_OP_ANDN && d->ops[0]->kind == RC_V_INSTR && ((const rc_instr *)d->ops[0])->op == RC_OP_EXEC);
+}
+
+/* The value P wrote last into register R for the lanes that leave P: its last `rset R` with no
+ * setexec after it but the branch's narrowing one, or NULL. */
+static const rc_value *last_write_leaving(const rc_block *P, const rc_reg *R) {
+  bool narrowed = false;
+  for (const rc_instr *i = P->last; i; i = i->prev) {
+    if (i->op == RC_OP_RSET && i->u.reg == R) return i->ops[0];
+    if (i->op == RC_OP_SETEXEC) {
+      if (narrowed || !narrows_exec(i)) return NULL;
+      narrowed = true;
+    }
+  }
+  return NULL;
+}
+
+/* Drop an rset that writes what the register already holds for every lane that runs it: in a block
+ * X whose only predecessor P wrote the same value into the register for the lanes that go on (and
+ * at most the branch's narrowing of exec since), before X widens exec or writes the register
+ * otherwise. The lowering makes these where a divergent branch writes its primary successor's phi
+ * registers for all its lanes and the secondary side then writes the same value again, e.g. a flow
+ * block's condition `true` from both the flow block before it and the block between. */
+static uint32_t drop_repeated_writes(rc_kernel *k) {
+  uint32_t dropped = 0;
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    rc_block *X = k->blocks[b];
+    if (X->npreds != 1 || X->preds[0] == X) continue;
+    rc_instr *next;
+    for (rc_instr *i = X->first; i; i = next) {
+      next = i->next;
+      if (i->op == RC_OP_SETEXEC) break;
+      if (i->op != RC_OP_RSET) continue;
+      bool written = false; /* an earlier write of the register in X */
+      for (const rc_instr *j = X->first; j != i && !written; j = j->next)
+        written = j->op == RC_OP_RSET && j->u.reg == i->u.reg;
+      const rc_value *before = written ? NULL : last_write_leaving(X->preds[0], i->u.reg);
+      if (before && same_written_value(before, i->ops[0])) {
+        rc_instr_detach(i);
+        dropped++;
+      }
+    }
+  }
+  return dropped;
+}
+
 static void set_stats(const lower *L, rc_stats *stats) {
   if (!stats) return;
   rc_stats_set(stats, "divergent_branches", L->ndivergent);
@@ -619,6 +679,7 @@ static void set_stats(const lower *L, rc_stats *stats) {
   rc_stats_set(stats, "rejoin_flow_blocks", L->nflow);
   rc_stats_set(stats, "empty_exec_skips", L->nskips);
   rc_stats_set(stats, "inverted_compares", L->ninverted);
+  rc_stats_set(stats, "repeated_writes_dropped", L->nrepeated);
   rc_stats_set(stats, "phi_registers", L->phis.count);
   rc_stats_set(stats, "static_scalar_instructions", L->nscalar);
   rc_stats_set(stats, "wave_divergent_branches", L->nwavediv);
@@ -732,6 +793,7 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
     rc_build_jmp(&bl, k->blocks[b]);
   }
   k->level = RC_LEVEL_WAVE;
+  L->nrepeated = drop_repeated_writes(k);
   set_stats(L, stats);
   /* lay each flow block out just before its block (block ids change from here on) */
   rc_block **owner = rc_xcalloc(nb + 1, sizeof *owner);
