@@ -624,24 +624,26 @@ static bool narrows_exec(const rc_instr *set) {
          (d->op == RC_OP_ANDN && d->ops[0]->kind == RC_V_INSTR && ((const rc_instr *)d->ops[0])->op == RC_OP_EXEC);
 }
 
-/* The value P wrote last into register R for the lanes that leave P: its last `rset R` with no
- * setexec after it but the branch's narrowing one, or NULL. */
-static const rc_value *last_write_leaving(const rc_block *P, const rc_reg *R) {
-  bool narrowed = false;
-  for (const rc_instr *i = P->last; i; i = i->prev) {
-    if (i->op == RC_OP_RSET && i->u.reg == R) return i->ops[0];
-    if (i->op == RC_OP_SETEXEC) {
-      if (narrowed || !narrows_exec(i)) return NULL;
-      narrowed = true;
+/* The value register R holds, for every lane that leaves block P, from the last `rset R` on the
+ * way into P: in P, or up a chain of blocks each the only predecessor of the next, with nothing
+ * since that widens exec (a restore); NULL when there is none or the chain is longer than
+ * REPEAT_CHAIN_MAX blocks. */
+enum { REPEAT_CHAIN_MAX = 64 };
+static const rc_value *last_write_leaving(const rc_block *P, const rc_block *X, const rc_reg *R) {
+  for (uint32_t n = 0; P && n < REPEAT_CHAIN_MAX; n++) {
+    for (const rc_instr *i = P->last; i; i = i->prev) {
+      if (i->op == RC_OP_RSET && i->u.reg == R) return i->ops[0];
+      if (i->op == RC_OP_SETEXEC && !narrows_exec(i)) return NULL;
     }
+    P = P->npreds == 1 && P->preds[0] != P && P->preds[0] != X ? P->preds[0] : NULL;
   }
   return NULL;
 }
 
 /* Drop an rset that writes what the register already holds for every lane that runs it: in a block
- * X whose only predecessor P wrote the same value into the register for the lanes that go on (and
- * at most the branch's narrowing of exec since), before X widens exec or writes the register
- * otherwise. The lowering makes these where a divergent branch writes its primary successor's phi
+ * X whose only predecessor P (or a block up the chain of only predecessors above P) wrote the same
+ * value into the register, with nothing since that widens exec, before X widens exec or writes the
+ * register otherwise. The lowering makes these where a divergent branch writes its primary successor's phi
  * registers for all its lanes and the secondary side then writes the same value again, e.g. a flow
  * block's condition `true` from both the flow block before it and the block between. */
 static uint32_t drop_repeated_writes(rc_kernel *k) {
@@ -657,7 +659,7 @@ static uint32_t drop_repeated_writes(rc_kernel *k) {
       bool written = false; /* an earlier write of the register in X */
       for (const rc_instr *j = X->first; j != i && !written; j = j->next)
         written = j->op == RC_OP_RSET && j->u.reg == i->u.reg;
-      const rc_value *before = written ? NULL : last_write_leaving(X->preds[0], i->u.reg);
+      const rc_value *before = written ? NULL : last_write_leaving(X->preds[0], X, i->u.reg);
       if (before && same_written_value(before, i->ops[0])) {
         rc_instr_detach(i);
         dropped++;
