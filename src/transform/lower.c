@@ -624,48 +624,52 @@ static bool narrows_exec(const rc_instr *set) {
          (d->op == RC_OP_ANDN && d->ops[0]->kind == RC_V_INSTR && ((const rc_instr *)d->ops[0])->op == RC_OP_EXEC);
 }
 
-/* The value register R holds, for every lane that leaves block P, from the last `rset R` on the
- * way into P: in P, or up a chain of blocks each the only predecessor of the next, with nothing
- * since that widens exec (a restore); NULL when there is none or the chain is longer than
- * REPEAT_CHAIN_MAX blocks. */
-enum { REPEAT_CHAIN_MAX = 64 };
-static const rc_value *last_write_leaving(const rc_block *P, const rc_block *X, const rc_reg *R) {
-  for (uint32_t n = 0; P && n < REPEAT_CHAIN_MAX; n++) {
-    for (const rc_instr *i = P->last; i; i = i->prev) {
-      if (i->op == RC_OP_RSET && i->u.reg == R) return i->ops[0];
-      if (i->op == RC_OP_SETEXEC && !narrows_exec(i)) return NULL;
-    }
-    P = P->npreds == 1 && P->preds[0] != P && P->preds[0] != X ? P->preds[0] : NULL;
-  }
-  return NULL;
-}
-
 /* Drop an rset that writes what the register already holds for every lane that runs it: in a block
- * X whose only predecessor P (or a block up the chain of only predecessors above P) wrote the same
- * value into the register, with nothing since that widens exec, before X widens exec or writes the
- * register otherwise. The lowering makes these where a divergent branch writes its primary successor's phi
- * registers for all its lanes and the secondary side then writes the same value again, e.g. a flow
- * block's condition `true` from both the flow block before it and the block between. */
+ * X whose only predecessor P (or a block up the chain of only predecessors above P, at most
+ * REPEAT_CHAIN_MAX) wrote the same value into the register, with nothing since that widens exec,
+ * before X widens exec or writes the register otherwise. The lowering makes these where a
+ * divergent branch writes its primary successor's phi registers for all its lanes and the secondary
+ * side then writes the same value again, e.g. a flow block's condition `true` from both the flow
+ * block before it and the block between. Per register: `want` stamps the registers X writes first
+ * (before widening exec), `first` their rset in X, `found` what the chain above last wrote; each
+ * block is walked once per X it is above, so the pass is linear in the kernel for a bounded chain. */
+enum { REPEAT_CHAIN_MAX = 64 };
 static uint32_t drop_repeated_writes(rc_kernel *k) {
-  uint32_t dropped = 0;
+  uint32_t dropped = 0, nr = k->nregs;
+  uint32_t *want = rc_xcalloc(nr + 1, sizeof *want), *done = rc_xcalloc(nr + 1, sizeof *done);
+  rc_instr **first = rc_xcalloc(nr + 1, sizeof *first);
   for (uint32_t b = 0; b < k->nblocks; b++) {
     rc_block *X = k->blocks[b];
     if (X->npreds != 1 || X->preds[0] == X) continue;
-    rc_instr *next;
-    for (rc_instr *i = X->first; i; i = next) {
-      next = i->next;
-      if (i->op == RC_OP_SETEXEC) break;
-      if (i->op != RC_OP_RSET) continue;
-      bool written = false; /* an earlier write of the register in X */
-      for (const rc_instr *j = X->first; j != i && !written; j = j->next)
-        written = j->op == RC_OP_RSET && j->u.reg == i->u.reg;
-      const rc_value *before = written ? NULL : last_write_leaving(X->preds[0], X, i->u.reg);
-      if (before && same_written_value(before, i->ops[0])) {
-        rc_instr_detach(i);
-        dropped++;
+    uint32_t stamp = b + 1, pending = 0;
+    for (rc_instr *i = X->first; i && i->op != RC_OP_SETEXEC; i = i->next)
+      if (i->op == RC_OP_RSET && want[i->u.reg->id] != stamp) {
+        want[i->u.reg->id] = stamp;
+        first[i->u.reg->id] = i;
+        pending++;
       }
+    const rc_block *P = X->preds[0];
+    for (uint32_t n = 0; P && pending && n < REPEAT_CHAIN_MAX; n++) {
+      bool widened = false;
+      for (const rc_instr *i = P->last; i && pending && !widened; i = i->prev) {
+        if (i->op == RC_OP_SETEXEC) widened = !narrows_exec(i);
+        if (i->op != RC_OP_RSET) continue;
+        uint32_t r = i->u.reg->id;
+        if (want[r] != stamp || done[r] == stamp) continue;
+        done[r] = stamp; /* the last write on the way: the value the register holds */
+        pending--;
+        if (same_written_value(i->ops[0], first[r]->ops[0])) {
+          rc_instr_detach(first[r]);
+          dropped++;
+        }
+      }
+      if (widened) break;
+      P = P->npreds == 1 && P->preds[0] != P && P->preds[0] != X ? P->preds[0] : NULL;
     }
   }
+  free(want);
+  free(done);
+  free(first);
   return dropped;
 }
 
