@@ -631,8 +631,9 @@ static bool narrows_exec(const rc_instr *set) {
  * divergent branch writes its primary successor's phi registers for all its lanes and the secondary
  * side then writes the same value again, e.g. a flow block's condition `true` from both the flow
  * block before it and the block between. Per register: `want` stamps the registers X writes first
- * (before widening exec), `first` their rset in X, `found` what the chain above last wrote; each
- * block is walked once per X it is above, so the pass is linear in the kernel for a bounded chain. */
+ * (before widening exec), `first` holds their rset in X, `done` stamps those whose last write
+ * above has been found; each block is walked once per X it is above, so the pass is linear in the
+ * kernel for a bounded chain. */
 enum { REPEAT_CHAIN_MAX = 64 };
 static uint32_t drop_repeated_writes(rc_kernel *k) {
   uint32_t dropped = 0, nr = k->nregs;

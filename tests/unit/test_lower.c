@@ -198,8 +198,9 @@ TEST(fig4_3a_redundant_zeroing_and_the_flow_block_variant) {
   rc_kernel *k = lowered(&d, &m, "examples/thesis/fig4_3a.rir", "lower[noflow]", &st);
   CHECK(k != NULL);
   if (!k) return;
-  /* Fig. 4.3c (without the flow blocks that are the default): P = {C}, P0 = {C}, Q = {A, B}; B's zeroing is the redundant one, and the lean
-   * lowering leaves it out: A dominates B and the wave cannot come back to B but through A */
+  /* Fig. 4.3c (without the flow blocks that are the default): P = {C}, P0 = {C}, Q = {A, B}; B's
+   * zeroing is the redundant one, and the lean lowering leaves it out: A dominates B and the wave
+   * cannot come back to B but through A */
   CHECK_EQ_INT(stat_of(&st, "zero_inits"), 1);
   CHECK(zeroes(k, "A", "m.X") && !zeroes(k, "B", "m.X"));
   CHECK(moves(k, "C", "m.X"));
