@@ -30,12 +30,13 @@ static const char help[] =
 
 typedef struct row {
   char order[16];
-  uint32_t flow, virt, blocks_after, uniform_kept, uniform_total, loops_kept, loops_total, new_cycles;
+  uint32_t flow, virt, blocks_after, uniform_kept, uniform_folded, uniform_total, loops_kept, loops_total, new_cycles;
   bool failed;
   char sequence[512];
 } row;
 
-/* The uniform two-way branches of `in` still two-way branches (by block name) in `out`. */
+/* The uniform two-way branches of `in` not made divergent in `out` (by block name): still two-way
+ * branches, or folded into a flow block's condition (then no lane diverges on them either). */
 static void count_uniform(const rc_kernel *in, const rc_analysis *a, const rc_kernel *out, row *r) {
   for (uint32_t b = 0; b < in->nblocks; b++) {
     rc_instr *t = rc_block_term(in->blocks[b]);
@@ -44,6 +45,10 @@ static void count_uniform(const rc_kernel *in, const rc_analysis *a, const rc_ke
     rc_block *ob = rc_kernel_find_block(out, in->blocks[b]->name);
     rc_instr *ot = ob ? rc_block_term(ob) : NULL;
     if (ot && ot->op == RC_OP_BR && ot->targets[0] != ot->targets[1]) r->uniform_kept++;
+    else if (ob && rc_branch_folded_into_flow(ob)) {
+      r->uniform_kept++;
+      r->uniform_folded++;
+    }
   }
 }
 
@@ -221,10 +226,10 @@ int cmd_orderings(int argc, char **argv) {
         cli_json_string(o.f, k->name);
         fprintf(o.f, ", \"order\": \"%s\", \"flow_blocks\": %u, \"virtual_nodes\": %u, "
                      "\"blocks_before\": %u, \"blocks_after\": %u, \"uniform_branches\": %u, "
-                     "\"uniform_branches_kept\": %u, \"loops\": %u, \"loops_kept\": %u, "
-                     "\"new_cycles\": %u, \"sequence\": ",
+                     "\"uniform_branches_kept\": %u, \"uniform_branches_folded\": %u, \"loops\": %u, "
+                     "\"loops_kept\": %u, \"new_cycles\": %u, \"sequence\": ",
                 r.order, r.flow, r.virt, k->nblocks, r.blocks_after, r.uniform_total, r.uniform_kept,
-                r.loops_total, r.loops_kept, r.new_cycles);
+                r.uniform_folded, r.loops_total, r.loops_kept, r.new_cycles);
         cli_json_string(o.f, r.sequence);
         fputs("}\n", o.f);
       } else {

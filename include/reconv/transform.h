@@ -67,6 +67,15 @@ int rc_pass_unify_exits(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_
 int rc_pass_connect_infinite_loops(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 int rc_pass_remove_dead_blocks(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
 int rc_pass_reconverge(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);
+/* The end of each round of reconverge (src/transform/fold_flow_branches.c): a two-way branch
+ * whose edges both end in one flow block (directly or through an empty flow block of their own)
+ * becomes a jump into it, the branch's condition going into the flow block's phis; returns the
+ * blocks removed. */
+uint32_t rc_fold_flow_branches(rc_kernel *k);
+/* Whether block b of reconverge's output had a two-way branch that reconverge folded into a flow
+ * block's condition (both its edges ended in that flow block, src/transform/fold_flow_branches.c):
+ * b jumps to a flow block that takes a computed i1 from b into one of its condition phis. */
+bool rc_branch_folded_into_flow(const rc_block *b);
 /* Anantpur and Govindarajan 2014: guard-variable linearization of the unstructured regions; the
  * output is structured (src/transform/linearize.c, docs/linearize.md) */
 int rc_pass_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats);

@@ -107,7 +107,7 @@ static void wave_issue_classes(const rc_kernel *k, uint8_t *issue) {
 
 /* Static cost (docs/cost.md, "Static cost"): the issue slots of one run through every block, each
  * weighted by 8 per enclosing cycle (at most 8^4), the usual static estimate of how often a block
- * runs. */
+ * runs; a vector or mask instruction weighs 2, a scalar one 1 (it issues beside the vector unit). */
 uint64_t rc_wave_static_cost(const rc_kernel *k) {
   uint32_t n = 0;
   for (uint32_t b = 0; b < k->nblocks; b++)
@@ -124,7 +124,7 @@ uint64_t rc_wave_static_cost(const rc_kernel *k) {
     uint32_t c = cycles ? ci.innermost[b] : RC_NONE, depth = c == RC_NONE ? 0 : ci.cycles[c].depth;
     uint64_t weight = (uint64_t)1 << (3 * (depth < 4 ? depth : 4));
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, pc++)
-      if (!(issue[pc] & ISSUE_FREE)) cost += weight;
+      if (!(issue[pc] & ISSUE_FREE)) cost += (issue[pc] & ISSUE_KIND) == RC_ISSUE_SCALAR ? weight : 2 * weight;
   }
   if (cycles) rc_cycles_free(&ci);
   rc_cfg_free(&g);

@@ -442,6 +442,51 @@ static void invert_phi(rc_kernel *k, rc_instr *phi) {
   }
 }
 
+/* `xor i1 %c, true` of a compare %c that nothing else reads becomes %c with the inverse predicate.
+ * A flow block's condition is often such a negation (flow_blocks.c's not_of: the flows that take a
+ * branch's false edge want the flow block's true target), and once the flow block took over the
+ * branch, only the xor reads %c. The xor would be a vector instruction per wave; LLVM's
+ * StructurizeCFG inverts the compare (invertCondition), and so does this. One walk finds the xors,
+ * one more rewrites their readers (a compare is never itself replaced, so no chain forms). */
+static uint32_t fold_negated_compares(rc_kernel *k, uint32_t *uses) {
+  uint32_t folded = 0;
+  rc_value **by = rc_xcalloc(k->nvalues + 1, sizeof *by); /* xor's id -> the compare standing for it */
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    rc_instr *next;
+    for (rc_instr *x = k->blocks[b]->first; x; x = next) {
+      next = x->next;
+      if (x->op != RC_OP_XOR || x->v.type != RC_I1 || x->nops != 2) continue;
+      uint32_t t = x->ops[1]->kind == RC_V_CONST ? 1 : 0; /* the operand that must be `true` */
+      rc_value *c = x->ops[1 - t];
+      if (x->ops[t]->kind != RC_V_CONST || rc_const_ival(x->ops[t]) == 0 || !is_compare(c) || uses[c->id] != 1)
+        continue;
+      rc_instr *cmp = (rc_instr *)c;
+      cmp->pred = (uint16_t)rc_cmp_inverse((rc_cmp)cmp->pred);
+      uses[c->id] = uses[x->v.id];
+      by[x->v.id] = c;
+      rc_instr_detach(x);
+      folded++;
+    }
+  }
+  for (uint32_t b = 0; folded && b < k->nblocks; b++)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      for (uint32_t o = 0; o < i->nops; o++)
+        if (i->ops[o]->kind == RC_V_INSTR && i->ops[o]->id < k->nvalues && by[i->ops[o]->id])
+          rc_instr_set_op(i, o, by[i->ops[o]->id]);
+  free(by);
+  return folded;
+}
+
+/* How many operands read each instruction's value. */
+static uint32_t *count_uses(const rc_kernel *k) {
+  uint32_t *uses = rc_xcalloc(k->nvalues + 1, sizeof *uses);
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      for (uint32_t o = 0; o < i->nops; o++)
+        if (i->ops[o]->kind == RC_V_INSTR && i->ops[o]->id < k->nvalues) uses[i->ops[o]->id]++;
+  return uses;
+}
+
 /* A divergent branch whose waiting lanes go to its false target costs two mask instructions (the
  * waiting lanes exec andn ballot %c, then setexec of the ballot), one whose waiting lanes go to
  * its true target one (ballot %c is the waiting lanes as it is, and exec andn it writes exec
@@ -451,11 +496,7 @@ static void invert_phi(rc_kernel *k, rc_instr *phi) {
  * constants and single-use compares is negated the same way, entry by entry. */
 static void branch_on_waiting_lanes(lower *L) {
   rc_kernel *k = L->k;
-  uint32_t *uses = rc_xcalloc(k->nvalues + 1, sizeof *uses);
-  for (uint32_t b = 0; b < L->nb; b++)
-    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
-      for (uint32_t o = 0; o < i->nops; o++)
-        if (i->ops[o]->kind == RC_V_INSTR && i->ops[o]->id < k->nvalues) uses[i->ops[o]->id]++;
+  uint32_t *uses = count_uses(k);
   for (uint32_t b = 0; b < L->nb; b++) {
     rc_block *p = k->blocks[b];
     rc_instr *t = rc_block_term(p);
@@ -716,6 +757,9 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
       rc_block_set_term(k->blocks[b], j);
     }
   }
+  uint32_t *uses = count_uses(k);
+  L->ninverted = fold_negated_compares(k, uses);
+  free(uses);
   rc_analysis a;
   if (analyse(L, &a, unif_flags, repair) != 0) return -1;
   uint32_t nb = L->nb = k->nblocks;

@@ -324,6 +324,8 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
     rc_kernel_remove_blocks(k, dead);
     free(dead);
   }
+  /* a branch whose edges both end in one flow block chooses only its constants: fold it in */
+  uint32_t folded = rc == 0 ? rc_fold_flow_branches(k) : 0;
   if (rc == 0) {
     rc_cfg_build(cfg, k);
     rc_domtree_build(dom, cfg, false);
@@ -334,7 +336,7 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
     }
   }
 
-  counts->flow_blocks += r.flow_blocks + r.split_blocks;
+  counts->flow_blocks += r.flow_blocks + r.split_blocks - folded;
   counts->virtual_nodes += r.virtual_nodes;
   counts->rerouted_edges += r.rerouted_edges;
   for (uint32_t i = 0; i < r.flows.len; i++) {
