@@ -45,54 +45,47 @@ static merged_kind merge_kind(rc_value *on_true, rc_value *on_false, rc_value **
   return NONE;
 }
 
-static bool foldable(rc_block *x, rc_block *f) {
-  rc_instr *t = rc_block_term(x);
-  for (rc_instr *phi = f->first; phi && phi->op == RC_OP_PHI; phi = phi->next) {
-    rc_value *on_true = value_along(phi, x, t->targets[0]), *on_false = value_along(phi, x, t->targets[1]), *same;
-    if (!on_true || !on_false || merge_kind(on_true, on_false, &same) == NONE) return false;
-  }
-  return true;
-}
-
-static void fold(rc_kernel *k, rc_block *x, rc_block *f, bool *dead) {
+/* Fold x's branch into f when every phi of f can take one value from x; false (nothing changed)
+ * when one would need a select. */
+static bool fold(rc_kernel *k, rc_block *x, rc_block *f, bool *dead) {
   rc_instr *t = rc_block_term(x);
   rc_block *on[2] = {t->targets[0], t->targets[1]};
-  rc_value *c = t->ops[0], *not_c = NULL;
   uint32_t nphis = 0;
   for (rc_instr *phi = f->first; phi && phi->op == RC_OP_PHI; phi = phi->next) nphis++;
   rc_value **merged = rc_xmalloc((nphis ? nphis : 1) * sizeof *merged);
+  merged_kind *kind = rc_xmalloc((nphis ? nphis : 1) * sizeof *kind);
   uint32_t p = 0;
-  for (rc_instr *phi = f->first; phi && phi->op == RC_OP_PHI; phi = phi->next, p++) {
-    rc_value *same = NULL;
-    switch (merge_kind(value_along(phi, x, on[0]), value_along(phi, x, on[1]), &same)) {
-    case SAME: merged[p] = same; break;
-    case COND: merged[p] = c; break;
-    default:
-      if (!not_c) {
-        rc_builder bld;
-        rc_builder_before_term(&bld, x);
-        not_c = rc_build_binop(&bld, RC_OP_XOR, c, rc_const_bool(k, true), NULL);
-      }
-      merged[p] = not_c;
-      break;
-    }
+  bool ok = true, negated = false;
+  for (rc_instr *phi = f->first; ok && phi && phi->op == RC_OP_PHI; phi = phi->next, p++) {
+    rc_value *on_true = value_along(phi, x, on[0]), *on_false = value_along(phi, x, on[1]);
+    kind[p] = on_true && on_false ? merge_kind(on_true, on_false, &merged[p]) : NONE;
+    ok = kind[p] != NONE;
+    negated |= kind[p] == NOT_COND;
   }
-  bool direct = on[0] == f || on[1] == f; /* F keeps its phi entries for x then */
-  rc_builder bld;
-  rc_builder_at_end(&bld, x);
-  rc_instr_detach(t); /* x leaves the preds of its old targets; F's entries for x stay */
-  rc_build_jmp(&bld, f);
-  p = 0;
-  for (rc_instr *phi = f->first; phi && phi->op == RC_OP_PHI; phi = phi->next, p++) {
-    if (direct) {
-      rc_instr_set_op(phi, (uint32_t)rc_phi_index_of(phi, x), merged[p]);
-    } else {
-      rc_phi_add_incoming(phi, merged[p], x);
+  if (ok) {
+    rc_value *c = t->ops[0], *not_c = NULL;
+    if (negated) {
+      rc_builder bld;
+      rc_builder_before_term(&bld, x);
+      not_c = rc_build_binop(&bld, RC_OP_XOR, c, rc_const_bool(k, true), NULL);
     }
+    bool direct = on[0] == f || on[1] == f; /* F keeps its phi entries for x then */
+    rc_builder bld;
+    rc_builder_at_end(&bld, x);
+    rc_instr_detach(t); /* x leaves the preds of its old targets; F's entries for x stay */
+    rc_build_jmp(&bld, f);
+    p = 0;
+    for (rc_instr *phi = f->first; phi && phi->op == RC_OP_PHI; phi = phi->next, p++) {
+      rc_value *v = kind[p] == COND ? c : kind[p] == NOT_COND ? not_c : merged[p];
+      if (direct) rc_instr_set_op(phi, (uint32_t)rc_phi_index_of(phi, x), v);
+      else rc_phi_add_incoming(phi, v, x);
+    }
+    for (uint32_t e = 0; e < 2; e++)
+      if (on[e] != f) dead[on[e]->id] = true;
   }
   free(merged);
-  for (uint32_t e = 0; e < 2; e++)
-    if (on[e] != f) dead[on[e]->id] = true;
+  free(kind);
+  return ok;
 }
 
 uint32_t rc_fold_flow_branches(rc_kernel *k) {
@@ -103,8 +96,7 @@ uint32_t rc_fold_flow_branches(rc_kernel *k) {
     rc_instr *t = rc_block_term(x);
     if (dead[b] || !t || t->op != RC_OP_BR || t->targets[0] == t->targets[1]) continue;
     rc_block *f = edge_end(x, t->targets[0]);
-    if (f == x || f != edge_end(x, t->targets[1]) || !foldable(x, f)) continue;
-    fold(k, x, f, dead);
+    if (f != x && f == edge_end(x, t->targets[1])) fold(k, x, f, dead);
   }
   for (uint32_t b = 0; b < nb; b++) removed += dead[b];
   if (removed) rc_kernel_remove_blocks(k, dead);
