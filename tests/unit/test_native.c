@@ -1,4 +1,4 @@
-/* The native oracle (src/llvm/native*.c, docs/native.md) through its library interface: what the
+/* The native oracle (src/native/native*.c, docs/native.md) through its library interface: what the
  * runtime library's built-ins compute (each case an OpenCL expression and the value OpenCL 1.2
  * defines for it), work-item functions in two dimensions, barriers with local memory and async
  * copies, and the faults and errors a run can end with. The equivalence checks of whole kernels are
