@@ -4,6 +4,9 @@
 
 #include "reconv/llvm.h"
 #include "reconv/transform.h"
+#ifdef RECONV_HAVE_LLVM
+#include "reconv/native_wave.h"
+#endif
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +17,18 @@ static const char help[] =
     "Run a comma-separated pipeline of passes on every kernel of FILE (or on --kernel NAME) and\n"
     "write the result as .rir (or as LLVM IR when -o ends in .ll or .bc and reconv has the LLVM\n"
     "bridge). Pass options go in brackets: reconverge[order=bfpd,all-divergent].\n"
+    "When the pipeline makes a wave kernel (it ends with lower, blockip or full-linearize), -o\n"
+    "FILE.ll, FILE.bc or FILE.o writes it compiled for this machine's SIMD unit by the native wave\n"
+    "backend: a host module that a C program links with libreconv (docs/native.md).\n"
     "The verifier runs after every pass.\n\n"
     "options:\n"
     "  -p, --passes PIPELINE  the passes to run (see --list-passes)\n"
     "  -o, --output FILE      write the result to FILE (default: standard output)\n"
     "  --kernel NAME          transform only this kernel (the others are written unchanged)\n"
+    "  --wave W               a wave kernel written as a host module: waves of W lanes (4, 8, 16,\n"
+    "                         32 or 64; default 16)\n"
+    "  --wave W               a wave kernel written as a host module: waves of W lanes (4, 8, 16,\n"
+    "                         32 or 64; default 16)\n"
     "  --print-after-all      print the IR after every pass (to standard error)\n"
     "  --stats                print statistics per kernel: to standard output when the IR goes to\n"
     "                         a file (-o), otherwise to standard error\n"
@@ -60,7 +70,7 @@ static bool ends_with(const char *s, const char *suffix) {
 }
 
 int cmd_opt(int argc, char **argv) {
-  const char *out = NULL, *kname = NULL, *file = NULL, *pipeline = NULL;
+  const char *out = NULL, *kname = NULL, *file = NULL, *pipeline = NULL, *wave = NULL;
   bool stats = false, json = false, print_after = false, timing = false;
   cli_input_opts in = {0};
   rc_ctx ctx;
@@ -89,6 +99,8 @@ int cmd_opt(int argc, char **argv) {
       if (r < 0) return EXIT_USAGE;
     } else if ((r = cli_opt("opt", argc, argv, &i, NULL, "--kernel", &kname)) != 0) {
       if (r < 0) return EXIT_USAGE;
+    } else if ((r = cli_opt("opt", argc, argv, &i, NULL, "--wave", &wave)) != 0) {
+      if (r < 0) return EXIT_USAGE;
     } else if ((r = cli_input_opt("opt", argc, argv, &i, &in)) != 0) {
       if (r < 0) return EXIT_USAGE;
     } else if (a[0] == '-' && a[1]) {
@@ -101,7 +113,10 @@ int cmd_opt(int argc, char **argv) {
   }
   if (!file) return cli_usage_error("opt", "no input file");
   if (!pipeline) return cli_usage_error("opt", "no pipeline; give one with -p (e.g. -p reconverge)");
-  bool to_llvm = out && (ends_with(out, ".ll") || ends_with(out, ".bc"));
+  uint64_t W = 16;
+  if (wave && !cli_parse_u64("opt", "--wave", wave, &W)) return EXIT_USAGE;
+  bool to_object = out && ends_with(out, ".o");
+  bool to_llvm = out && (ends_with(out, ".ll") || ends_with(out, ".bc") || to_object);
 #ifndef RECONV_HAVE_LLVM
   if (to_llvm) {
     fprintf(stderr, "reconv opt: error: writing %s needs the LLVM bridge, which this reconv lacks\n", out);
@@ -127,7 +142,35 @@ int cmd_opt(int argc, char **argv) {
     rc_stats_free(&st);
   }
   double t2 = now();
-  if (rc == EXIT_OK) {
+  rc_kernel *wave_kernel = NULL; /* written by the native wave backend */
+  uint32_t nwave = 0;
+  for (uint32_t i = 0; i < m->nkernels && rc == EXIT_OK && to_llvm; i++)
+    if (m->kernels[i]->level == RC_LEVEL_WAVE && (!only || m->kernels[i] == only)) {
+      nwave++;
+      wave_kernel = m->kernels[i];
+    }
+  if (nwave > 1) {
+    rc_error(&ctx, "%s: the pipeline makes %u wave kernels; a host module holds one: choose it with --kernel", out,
+             nwave);
+    rc = EXIT_BAD_INPUT;
+  } else if (to_object && !wave_kernel && rc == EXIT_OK) {
+    rc_error(&ctx, "%s: an object file holds a wave kernel compiled for this machine; end the pipeline with lower "
+                   "(or write .ll, .bc, .rir)", out);
+    rc = EXIT_BAD_INPUT;
+  }
+  if (rc == EXIT_OK && wave_kernel) {
+#ifdef RECONV_HAVE_LLVM
+    const char *inputs[] = {file};
+    rc_native_wave_opts wo = {(uint32_t)W, false, NULL, NULL};
+    rc_native_wave *n = rc_native_wave_open(&ctx, wave_kernel, &wo);
+    char *data = NULL;
+    size_t len = 0;
+    if (!n || rc_native_wave_emit(n, (rc_native_format)rc_native_format_of(out), &data, &len) != 0) rc = EXIT_BAD_INPUT;
+    else rc = cli_write_string(out, data, len, inputs, 1);
+    free(data);
+    rc_native_wave_close(n);
+#endif
+  } else if (rc == EXIT_OK) {
     const char *inputs[] = {file};
     if (to_llvm) {
 #ifdef RECONV_HAVE_LLVM

@@ -31,6 +31,15 @@ static const char help[] =
     "  --effects            with --check: compare effect traces (per thread, its stores, atomics\n"
     "                       and barriers with addresses and values, in order) instead of block\n"
     "                       traces (docs/meld.md); implied when the pipeline runs meld\n"
+    "  --native             run the wave kernel on this machine's SIMD unit instead (the native wave\n"
+    "                       backend, docs/native.md: AVX-512, AVX2 or SSE, whichever the CPU has; W\n"
+    "                       = 4, 8, 16, 32 or 64); a thread-level FILE needs -p; --check compares\n"
+    "                       the memory with the interpreter's (traces are the simulator's)\n"
+    "  --repeat N           --native: time N more runs after the first, each on the initial memory\n"
+    "                       (the report gives the first and the fastest)\n"
+    "  --threads N          --native: spread the work-groups over N threads (default 1)\n"
+    "  --vector-math        --native: math builtins through the host's vector math library\n"
+    "                       (libmvec) instead of the interpreter's functions lane by lane\n"
     "  --timeline FILE.svg  draw one wave: lanes against issued instructions, active lanes filled\n"
     "  --timeline-wave N    the wave to draw, in launch order (default 0)\n"
     "  --json               one JSON object instead of text\n"
@@ -41,9 +50,9 @@ static const char help[] =
 
 typedef struct sim_opts {
   const char *file, *out, *kname, *pipeline, *timeline;
-  uint64_t timeline_wave;
+  uint64_t timeline_wave, repeat, threads;
   int mode;
-  bool check, json, effects;
+  bool check, json, effects, native, vector_math;
 } sim_opts;
 
 static int parse_mode(const char *v, int *mode) {
@@ -75,6 +84,16 @@ static int parse_args(int argc, char **argv, sim_opts *o, cli_input_opts *in, cl
     } else if ((r = cli_opt("sim", argc, argv, &i, NULL, "--timeline-wave", &v)) != 0) {
       if (r < 0 || !cli_parse_u64("sim", "--timeline-wave", v, &o->timeline_wave)) return EXIT_USAGE;
       if (o->timeline_wave > UINT32_MAX) return cli_usage_error("sim", "--timeline-wave is too large");
+    } else if ((r = cli_opt("sim", argc, argv, &i, NULL, "--repeat", &v)) != 0) {
+      if (r < 0 || !cli_parse_u64("sim", "--repeat", v, &o->repeat)) return EXIT_USAGE;
+      if (o->repeat > 100000) return cli_usage_error("sim", "--repeat is at most 100000");
+    } else if ((r = cli_opt("sim", argc, argv, &i, NULL, "--threads", &v)) != 0) {
+      if (r < 0 || !cli_parse_u64("sim", "--threads", v, &o->threads)) return EXIT_USAGE;
+      if (o->threads < 1 || o->threads > 1024) return cli_usage_error("sim", "--threads is 1 to 1024");
+    } else if (cli_flag(a, NULL, "--native")) {
+      o->native = true;
+    } else if (cli_flag(a, NULL, "--vector-math")) {
+      o->vector_math = true;
     } else if (cli_flag(a, NULL, "--check")) {
       o->check = true;
     } else if (cli_flag(a, NULL, "--effects")) {
@@ -97,6 +116,12 @@ static int parse_args(int argc, char **argv, sim_opts *o, cli_input_opts *in, cl
                                   "with --mode ipdom or wave");
   if (o->timeline && o->mode == SIM_MODE_THREAD)
     return cli_usage_error("sim", "--timeline draws a wave; use it with --mode ipdom or wave");
+  if (o->native && o->mode != SIM_MODE_WAVE)
+    return cli_usage_error("sim", "--native runs wave kernels; use it without --mode (or with --mode wave)");
+  if (o->native && (o->timeline || o->effects))
+    return cli_usage_error("sim", "--native compares memory only: --timeline and --effects are the simulator's");
+  if (!o->native && (o->repeat || o->threads || o->vector_math))
+    return cli_usage_error("sim", "--repeat, --threads and --vector-math go with --native");
   if (o->timeline && o->out && strcmp(o->timeline, o->out) == 0)
     return cli_usage_error("sim", "-o and --timeline name the same file '%s'", o->out);
   return 0;
@@ -137,6 +162,11 @@ int cmd_sim(int argc, char **argv) {
                    "FILE inlines the calls before lowering)", k->name);
     k = NULL;
   }
+  if (k && o.native && k->level == RC_LEVEL_THREAD && !o.pipeline) {
+    rc_error(&ctx, "--native runs wave kernels; @%s is a thread-level kernel: give the pipeline that lowers it, "
+                   "e.g. reconv sim --native -p 'reconverge,lower' %s", k->name, o.file);
+    k = NULL;
+  }
   if (k && o.mode == SIM_MODE_IPDOM && k->level != RC_LEVEL_THREAD) {
     rc_error(&ctx, "--mode ipdom runs thread-level kernels; @%s is a wave kernel", k->name);
     k = NULL;
@@ -149,6 +179,10 @@ int cmd_sim(int argc, char **argv) {
     req.effects = o.effects;
     req.timeline = o.timeline != NULL;
     req.timeline_wave = (uint32_t)o.timeline_wave;
+    req.native = o.native;
+    req.repeat = (uint32_t)o.repeat;
+    req.threads = (uint32_t)o.threads;
+    req.vector_math = o.vector_math;
     sim_result res;
     if (sim_execute(&ctx, k, &s, &req, &res) == 0) {
       int ninputs;

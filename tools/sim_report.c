@@ -3,6 +3,7 @@
 
 #ifdef RECONV_HAVE_LLVM
 #include "reconv/llvm.h"
+#include "reconv/native_wave.h"
 #endif
 
 #include <inttypes.h>
@@ -214,6 +215,47 @@ static void check_llvm_output(rc_ctx *ctx, sim_result *res, rc_kernel *k, const 
 static int sim_execute_spec(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const sim_request *req,
                             sim_result *res);
 
+/* The wave kernel on the native wave backend: 0 when it ran (a fault is in res->fault), -1 after
+ * reporting. */
+static int native_run(rc_ctx *ctx, sim_result *res, const rc_run_spec *s, const sim_request *req) {
+#ifdef RECONV_HAVE_LLVM
+  rc_native_wave_opts o = {s->wave, req->vector_math, NULL, NULL};
+  rc_native_wave *n = rc_native_wave_open(ctx, res->ran, &o);
+  if (!n) return -1;
+  snprintf(res->native_target, sizeof res->native_target, "%s", rc_native_wave_target(n));
+  rc_native_timing t = {req->repeat, req->threads, 0, 0};
+  int rc = rc_native_wave_run(n, s, &res->mem, &t, &res->fault);
+  if (rc != 0 && res->fault.happened) rc = 0;
+  res->native_first_ns = t.first_ns;
+  res->native_best_ns = t.best_ns;
+  rc_native_wave_close(n);
+  return rc;
+#else
+  (void)res, (void)s, (void)req;
+  return rc_error(ctx, "--native needs the LLVM bridge, which this reconv lacks");
+#endif
+}
+
+/* --check of a native run: the thread-level interpreter's memory against the native run's. */
+static int native_check(rc_ctx *ctx, sim_result *res, const rc_run_spec *s) {
+  rc_memory mem = {0};
+  rc_run_stats st = {0};
+  rc_fault fault = {0};
+  int rc = rc_memory_init(ctx, &mem, s, res->orig);
+  if (rc == 0 && rc_interp_run(ctx, res->orig, s, &mem, NULL, &st, &fault) != 0) {
+    if (fault.happened)
+      rc_error(ctx, "--check: the thread-level run faults, so there is nothing to compare: %s", fault.message);
+    rc = -1;
+  }
+  if (rc == 0) {
+    res->checked = true;
+    res->equivalent = rc_memory_equal(&mem, &res->mem, res->why, sizeof res->why);
+  }
+  rc_memory_free(&mem);
+  rc_run_stats_free(&st);
+  return rc;
+}
+
 bool sim_pipeline_needs_effects(const char *pipeline) {
   for (const char *p = pipeline; p && (p = strstr(p, "meld")); p += 4) {
     bool start = p == pipeline || p[-1] == ',' || p[-1] == ' ';
@@ -266,6 +308,12 @@ static int sim_execute_spec(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, con
   res->timeline.wave = req->timeline_wave;
   rc_traces tr = {0};
   int rc = rc_memory_init(ctx, &res->mem, s, res->ran);
+  if (req->native && req->mode == SIM_MODE_WAVE) {
+    res->native = true;
+    if (rc == 0) rc = native_run(ctx, res, s, req);
+    if (rc == 0 && req->check && !res->fault.happened) rc = native_check(ctx, res, s);
+    return rc;
+  }
   if (rc == 0) {
     rc = run_machine(ctx, req->mode, res->ran, s, &res->mem, req->check ? &tr : NULL, &res->stats,
                      &res->fault, req->timeline ? &res->timeline : NULL);
@@ -294,9 +342,41 @@ static double ratio(uint64_t active, uint64_t vector, uint32_t w) {
   return vector ? (double)active / ((double)vector * w) : 0.0;
 }
 
+static void buffers_text(FILE *f, const sim_result *res) {
+  for (uint32_t i = 0; i < res->mem.nbufs; i++) {
+    const rc_buffer *b = &res->mem.bufs[i];
+    fprintf(f, "buffer %%%s %s[%" PRIu64 "] checksum 0x%016" PRIx64 "\n", b->param, rc_type_name(b->elem),
+            b->count, rc_buffer_checksum(b));
+  }
+}
+
+/* A native run: the time, no issue counts (the host issued what LLVM generated). */
+static void native_text(FILE *f, const sim_result *res, const rc_run_spec *s) {
+  uint64_t n = rc_run_spec_threads(s);
+  fprintf(f, "kernel @%s on the native wave backend (%s): %" PRIu64 " threads in waves of %u lanes\n",
+          res->orig->name, res->native_target, n, s->wave);
+  if (res->pipeline) {
+    uint32_t nb = sim_count_blocks(res->ran, 0), nf = sim_count_blocks(res->ran, RC_BLOCK_FLOW);
+    fprintf(f, "  lowered with %s: %u block%s, %u flow block%s\n", res->pipeline, nb, nb == 1 ? "" : "s", nf,
+            nf == 1 ? "" : "s");
+  }
+  fprintf(f, "  time (first run)           %.3f us\n", (double)res->native_first_ns * 1e-3);
+  fprintf(f, "  time (best of runs)        %.3f us, %.2f ns per work-item\n", (double)res->native_best_ns * 1e-3,
+          n ? (double)res->native_best_ns / (double)n : 0.0);
+  buffers_text(f, res);
+  if (res->checked && res->equivalent)
+    fprintf(f, "check: equivalent to the thread-level interpreter (%" PRIu64 " threads: memory)\n", n);
+  else if (res->checked)
+    fprintf(f, "check: NOT equivalent to the thread-level interpreter: %s\n", res->why);
+}
+
 void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s) {
   const rc_run_stats *st = &res->stats;
   const rc_kernel *k = res->ran;
+  if (res->native) {
+    native_text(f, res, s);
+    return;
+  }
   if (res->mode == SIM_MODE_THREAD) {
     fprintf(f, "kernel @%s on the thread-level interpreter: %" PRIu64 " threads\n", res->orig->name, st->threads);
     fprintf(f, "  instructions               %" PRIu64 "\n  blocks entered             %" PRIu64 "\n",
@@ -323,11 +403,7 @@ void sim_report_text(FILE *f, const sim_result *res, const rc_run_spec *s) {
     fprintf(f, "  duplicate block executions %" PRIu64 "\n", st->duplicate_blocks);
     if (res->mode == SIM_MODE_IPDOM) fprintf(f, "  max stack depth            %" PRIu64 "\n", st->max_stack_depth);
   }
-  for (uint32_t i = 0; i < res->mem.nbufs; i++) {
-    const rc_buffer *b = &res->mem.bufs[i];
-    fprintf(f, "buffer %%%s %s[%" PRIu64 "] checksum 0x%016" PRIx64 "\n", b->param, rc_type_name(b->elem),
-            b->count, rc_buffer_checksum(b));
-  }
+  buffers_text(f, res);
   /* the block column as wide as the longest name */
   int w = 14;
   for (uint32_t b = 0; b < k->nblocks; b++)
@@ -358,12 +434,18 @@ void sim_report_json(FILE *f, const sim_result *res, const rc_run_spec *s) {
   const rc_kernel *k = res->ran;
   fputs("{\"kernel\": ", f);
   cli_json_string(f, res->orig->name);
-  fprintf(f, ", \"mode\": \"%s\", \"threads\": %" PRIu64 ", \"wave\": %u", sim_mode_name(res->mode),
+  fprintf(f, ", \"mode\": \"%s\", \"threads\": %" PRIu64 ", \"wave\": %u", res->native ? "native" : sim_mode_name(res->mode),
           rc_run_spec_threads(s), s->wave);
   fputs(", \"pipeline\": ", f);
   if (res->pipeline) cli_json_string(f, res->pipeline); else fputs("null", f);
   fprintf(f, ", \"blocks\": %u, \"flow_blocks\": %u", sim_count_blocks(k, 0), sim_count_blocks(k, RC_BLOCK_FLOW));
-  if (res->mode == SIM_MODE_THREAD) {
+  if (res->native) {
+    uint64_t n = rc_run_spec_threads(s);
+    fputs(", \"target\": ", f);
+    cli_json_string(f, res->native_target);
+    fprintf(f, ", \"native_ns\": %" PRIu64 ", \"native_best_ns\": %" PRIu64 ", \"native_ns_per_item\": %.4f",
+            res->native_first_ns, res->native_best_ns, n ? (double)res->native_best_ns / (double)n : 0.0);
+  } else if (res->mode == SIM_MODE_THREAD) {
     fprintf(f, ", \"instructions\": %" PRIu64 ", \"blocks_entered\": %" PRIu64, st->instructions, st->blocks);
   } else {
     fprintf(f, ", \"waves\": %" PRIu64 ", \"vector_instructions\": %" PRIu64 ", \"scalar_instructions\": %" PRIu64

@@ -24,6 +24,11 @@ typedef struct sim_request {
                               and imported back), e.g. LLVM's structurizer; needs the LLVM bridge */
   const char *before_llvm; /* with llvm_passes: reconv passes run on the thread-level kernel before
                               it goes to LLVM (e.g. meld in front of LLVM's structurizer) */
+  bool native;          /* wave mode: run the wave kernel on the host's SIMD unit (the native wave
+                           backend) instead of the wave simulator; --check compares memory only */
+  uint32_t repeat;      /* native: timed runs after the first */
+  uint32_t threads;     /* native: worker threads */
+  bool vector_math;     /* native: math through the host's vector math library */
 } sim_request;
 
 typedef struct sim_result {
@@ -40,6 +45,9 @@ typedef struct sim_result {
   bool effects;          /* the check compared effect traces */
   char why[640];
   rc_timeline timeline;
+  bool native;           /* ran on the native wave backend: no issue counts, no traces */
+  uint64_t native_first_ns, native_best_ns;
+  char native_target[200];
 } sim_result;
 
 /* Returns 0 when the machine ran (check the fault and the verdict in res), -1 after reporting an
