@@ -219,7 +219,7 @@ static int sim_execute_spec(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, con
  * reporting. */
 static int native_run(rc_ctx *ctx, sim_result *res, const rc_run_spec *s, const sim_request *req) {
 #ifdef RECONV_HAVE_LLVM
-  rc_native_wave_opts o = {s->wave, req->vector_math, NULL, NULL};
+  rc_native_wave_opts o = {s->wave, req->vector_math, NULL, NULL, false};
   rc_native_wave *n = rc_native_wave_open(ctx, res->ran, &o);
   if (!n) return -1;
   snprintf(res->native_target, sizeof res->native_target, "%s", rc_native_wave_target(n));

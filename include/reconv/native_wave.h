@@ -26,7 +26,8 @@ extern "C" {
 #define RC_WAVE_MAX_LANES 64u
 
 /* What a wave's code reads about the wave that runs it (filled by the runtime before the wave
- * starts; the code only reads it). Ids of dimensions beyond the launch's are 0, sizes 1. */
+ * starts; the code only reads it). Ids of dimensions beyond the launch's are 0, sizes 1. The code
+ * addresses the fields by their order (src/native/wave_codegen.h): 8-byte fields and arrays. */
 typedef struct rc_wave_ctx {
   uint64_t exists;          /* the lanes that have a thread (exec at the entry) */
   uint64_t flags;           /* RC_WAVE_* */
@@ -37,7 +38,8 @@ typedef struct rc_wave_ctx {
   uint64_t wave_index;      /* in launch order */
   uint64_t work_dim;
   uint64_t group_id[3], global_size[3], local_size[3], num_groups[3];
-  uint64_t global_id[3][RC_WAVE_MAX_LANES], local_id[3][RC_WAVE_MAX_LANES]; /* per lane */
+  uint32_t global_id[3][RC_WAVE_MAX_LANES], local_id[3][RC_WAVE_MAX_LANES]; /* per lane (a launch has
+                                              at most 2^24 work-items: RC_MAX_THREADS) */
   uint64_t linear_id[RC_WAVE_MAX_LANES]; /* linear global id, for messages */
   void *rt;                 /* the runtime's own */
 } rc_wave_ctx;
@@ -93,7 +95,7 @@ int rc_wave_run_launch(const rc_wave_kernel *k, rc_wave_launch *l);
 
 /* Hooks the generated code calls (internal to the ABI; listed so that the JIT maps them). */
 void rc_wave_rt_barrier(rc_wave_ctx *ctx, uint32_t site);
-void rc_wave_rt_fault(rc_wave_ctx *ctx, uint32_t site, uint32_t lane, uint32_t kind, int64_t detail)
+void rc_wave_rt_fault(rc_wave_ctx *ctx, uint32_t site, uint32_t kind, uint32_t lane, int64_t a, int64_t b)
 #if defined(__GNUC__)
     __attribute__((noreturn))
 #endif
@@ -131,6 +133,9 @@ typedef struct rc_native_wave_opts {
                              functions (results within OpenCL's ulp bounds, not bit-identical) */
   const char *cpu;        /* NULL: the host's, as LLVM names it */
   const char *features;   /* NULL: the host's, as LLVM detects them */
+  bool drop_merges;       /* for the tests of the tests only: vector results and vector register
+                             writes replace the inactive lanes' elements instead of merging under
+                             exec (wrong code, which tests/property/prop_native_wave.c must catch) */
 } rc_native_wave_opts;
 
 /* Compile wave kernel k (not changed; a private copy in the machines' form is compiled, see

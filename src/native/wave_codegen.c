@@ -11,6 +11,8 @@
  * in the wave simulator); `brexecz` is a compare of exec with 0. */
 #include "wave_codegen.h"
 
+#include "reconv/analysis.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +152,7 @@ LLVMValueRef wcg_splat(wcg *g, LLVMValueRef s) {
 
 LLVMValueRef wcg_scalar(wcg *g, const rc_value *v) {
   if (v->kind == RC_V_CONST || v->kind == RC_V_UNDEF) return const_value(g, v);
+  if (g->slot_only[v->id]) return LLVMBuildLoad2(g->b, LLVMGetAllocatedType(g->slots[v->id]), g->slots[v->id], "");
   if (g->vals[v->id]) return g->vals[v->id];
   /* only in a block no path reaches (reachable blocks are generated after their dominators) */
   LLVMTypeRef t = wcg_type(g, (rc_type)v->type);
@@ -203,9 +206,12 @@ LLVMValueRef wcg_intrinsic(wcg *g, const char *name, LLVMTypeRef *overloads, uns
   return LLVMBuildCall2(g->b, ft, f, args, n, "");
 }
 
+/* (An empty mask gives lane 0, as in the simulators: cttz says 64, and 64 mod W is 0 for the widths
+ * the backend generates.) */
 LLVMValueRef wcg_first_lane(wcg *g, LLVMValueRef mask) {
   LLVMValueRef args[2] = {mask, LLVMConstInt(g->i1, 0, 0)};
-  return LLVMBuildTrunc(g->b, wcg_intrinsic(g, "llvm.cttz", &g->i64, 1, args, 2), g->i32, "lane");
+  LLVMValueRef tz = wcg_intrinsic(g, "llvm.cttz", &g->i64, 1, args, 2);
+  return LLVMBuildTrunc(g->b, LLVMBuildAnd(g->b, tz, wcg_const_i64(g, g->W - 1), ""), g->i32, "lane");
 }
 
 LLVMValueRef wcg_lane_loop(wcg *g, LLVMValueRef mask, LLVMValueRef init, wcg_lane_body body, void *state) {
@@ -275,19 +281,18 @@ uint32_t wcg_site(wcg *g, const rc_instr *i) {
   return g->sites.len - 1;
 }
 
-void wcg_fault_if(wcg *g, LLVMValueRef bad, const rc_instr *i, uint32_t kind, LLVMValueRef lane,
-                  LLVMValueRef detail) {
+void wcg_fault_if(wcg *g, LLVMValueRef bad, const rc_instr *i, uint32_t kind, LLVMValueRef lane, LLVMValueRef a,
+                  LLVMValueRef b) {
   LLVMValueRef expect[2] = {bad, LLVMConstInt(g->i1, 0, 0)};
   bad = wcg_intrinsic(g, "llvm.expect", &g->i1, 1, expect, 2);
   LLVMBasicBlockRef fault = LLVMAppendBasicBlockInContext(g->lc, g->fn, "fault");
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->lc, g->fn, "ok");
   LLVMBuildCondBr(g->b, bad, fault, ok);
   LLVMPositionBuilderAtEnd(g->b, fault);
-  LLVMTypeRef pt[5] = {LLVMPointerType(g->ctx_t, 0), g->i32, g->i32, g->i32, g->i64};
-  LLVMValueRef args[5] = {g->ctxp, wcg_const_i32(g, wcg_site(g, i)), lane ? lane : wcg_const_i32(g, 0),
-                          wcg_const_i32(g, kind), detail ? detail : wcg_const_i64(g, 0)};
-  LLVMValueRef call = wcg_call(g, "rc_wave_rt_fault", g->void_t, pt, 5, args);
-  (void)call;
+  LLVMTypeRef pt[6] = {LLVMPointerType(g->ctx_t, 0), g->i32, g->i32, g->i32, g->i64, g->i64};
+  LLVMValueRef args[6] = {g->ctxp, wcg_const_i32(g, wcg_site(g, i)), wcg_const_i32(g, kind),
+                          lane ? lane : wcg_const_i32(g, 0), a ? a : wcg_const_i64(g, 0), b ? b : wcg_const_i64(g, 0)};
+  wcg_call(g, "rc_wave_rt_fault", g->void_t, pt, 6, args);
   LLVMBuildUnreachable(g->b);
   LLVMPositionBuilderAtEnd(g->b, ok);
 }
@@ -320,7 +325,8 @@ static LLVMValueRef emit_wave_op(wcg *g, const rc_instr *i) {
     /* a vector register's element is written only for the lanes in exec */
     LLVMTypeRef t = wcg_vtype(g, (rc_type)r->type);
     LLVMValueRef old = LLVMBuildLoad2(g->b, t, g->regs[r->id], "");
-    LLVMValueRef v = LLVMBuildSelect(g->b, wcg_exec_lanes(g), wcg_vector(g, i->ops[0]), old, "");
+    LLVMValueRef v = wcg_vector(g, i->ops[0]);
+    if (!g->drop_merges) v = LLVMBuildSelect(g->b, wcg_exec_lanes(g), v, old, "");
     LLVMBuildStore(g->b, v, g->regs[r->id]);
     return NULL;
   }
@@ -333,7 +339,7 @@ static LLVMValueRef emit_wave_op(wcg *g, const rc_instr *i) {
 static LLVMValueRef emit_opaque(wcg *g, const rc_instr *i, bool scalar) {
   LLVMValueRef e = wcg_exec(g);
   LLVMValueRef bad = scalar ? LLVMConstInt(g->i1, 1, 0) : LLVMBuildICmp(g->b, LLVMIntNE, e, wcg_const_i64(g, 0), "");
-  wcg_fault_if(g, bad, i, RC_WAVE_FAULT_OPAQUE, scalar ? NULL : wcg_first_lane(g, e), NULL);
+  wcg_fault_if(g, bad, i, RC_WAVE_FAULT_OPAQUE, scalar ? NULL : wcg_first_lane(g, e), NULL, NULL);
   if (i->v.type == RC_VOID) return NULL;
   LLVMTypeRef t = wcg_type(g, (rc_type)i->v.type);
   return scalar ? LLVMConstNull(t) : LLVMConstNull(LLVMVectorType(t, g->W));
@@ -341,18 +347,23 @@ static LLVMValueRef emit_opaque(wcg *g, const rc_instr *i, bool scalar) {
 
 /* ---- terminators ------------------------------------------------------------------------------------ */
 
-/* The value a scalar branch reads: a scalar's, or the one every active lane holds (checked). */
+/* The value a scalar branch reads: a scalar's, or the one every active lane holds (checked: the
+ * fault names the first lane and the first that differs, with their values, as the simulator's). */
 static LLVMValueRef uniform_value(wcg *g, const rc_instr *i) {
   const rc_value *c = i->ops[0];
   if (wave_value_is_scalar(c)) return wcg_scalar(g, c);
   LLVMValueRef v = wcg_scalar(g, c), e = wcg_exec(g);
   wcg_fault_if(g, LLVMBuildICmp(g->b, LLVMIntEQ, e, wcg_const_i64(g, 0), ""), i, RC_WAVE_FAULT_BRANCH_EMPTY,
-               NULL, NULL);
-  LLVMValueRef first = LLVMBuildExtractElement(g->b, v, wcg_first_lane(g, e), "first");
+               NULL, NULL, NULL);
+  LLVMValueRef lane = wcg_first_lane(g, e);
+  LLVMValueRef first = LLVMBuildExtractElement(g->b, v, lane, "first");
   LLVMValueRef same = wcg_lanes_mask(g, LLVMBuildICmp(g->b, LLVMIntEQ, v, wcg_splat(g, first), ""));
   LLVMValueRef differ = LLVMBuildAnd(g->b, e, LLVMBuildNot(g->b, same, ""), "");
-  wcg_fault_if(g, LLVMBuildICmp(g->b, LLVMIntNE, differ, wcg_const_i64(g, 0), ""), i,
-               RC_WAVE_FAULT_BRANCH_DISAGREE, wcg_first_lane(g, differ), NULL);
+  LLVMValueRef other = wcg_first_lane(g, differ);
+  rc_type t = (rc_type)c->type;
+  LLVMValueRef lanes = LLVMBuildOr(g->b, lane, LLVMBuildShl(g->b, other, wcg_const_i32(g, 8), ""), "");
+  wcg_fault_if(g, LLVMBuildICmp(g->b, LLVMIntNE, differ, wcg_const_i64(g, 0), ""), i, RC_WAVE_FAULT_BRANCH_DISAGREE,
+               lanes, wcg_to_slot(g, first, t), wcg_to_slot(g, LLVMBuildExtractElement(g->b, v, other, ""), t));
   return first;
 }
 
@@ -376,7 +387,7 @@ static void emit_terminator(wcg *g, const rc_instr *i) {
   }
   case RC_OP_RET: LLVMBuildRetVoid(g->b); return;
   case RC_OP_UNREACHABLE:
-    wcg_fault_if(g, LLVMConstInt(g->i1, 1, 0), i, RC_WAVE_FAULT_UNREACHABLE, NULL, NULL);
+    wcg_fault_if(g, LLVMConstInt(g->i1, 1, 0), i, RC_WAVE_FAULT_UNREACHABLE, NULL, NULL, NULL);
     LLVMBuildUnreachable(g->b);
     return;
   default: LLVMBuildUnreachable(g->b); return;
@@ -402,9 +413,9 @@ static void make_types(wcg *g) {
   g->wbits_t = LLVMIntTypeInContext(c, g->W);
   /* rc_wave_ctx, field by field (wave_codegen.h's CTX_* order) */
   LLVMTypeRef a3 = LLVMArrayType(g->i64, 3), lanes = LLVMArrayType(g->i64, RC_WAVE_MAX_LANES);
-  LLVMTypeRef lanes3 = LLVMArrayType(lanes, 3);
+  LLVMTypeRef ids3 = LLVMArrayType(LLVMArrayType(g->i32, RC_WAVE_MAX_LANES), 3);
   LLVMTypeRef f[CTX_NFIELDS] = {g->i64, g->i64, LLVMPointerType(g->i64, 0), g->ptr, g->ptr, g->i64, g->i64,
-                                g->i64, a3, a3, a3, a3, lanes3, lanes3, lanes, g->ptr};
+                                g->i64, a3, a3, a3, a3, ids3, ids3, lanes, g->ptr};
   g->ctx_t = LLVMStructCreateNamed(c, "rc_wave_ctx");
   LLVMStructSetBody(g->ctx_t, f, CTX_NFIELDS, 0);
 }
@@ -444,35 +455,6 @@ static void lay_out_regions(wcg *g) {
     }
 }
 
-/* The blocks reachable from the entry in reverse post-order (iterative: no recursion depth grows
- * with the CFG); returns their number. */
-static uint32_t reverse_post_order(const rc_kernel *k, uint32_t *order) {
-  uint8_t *state = rc_xcalloc(k->nblocks + 1, 1); /* 1: on the stack, 2: finished */
-  uint32_t *stack = rc_xcalloc(k->nblocks + 1, sizeof *stack), *next = rc_xcalloc(k->nblocks + 1, sizeof *next);
-  uint32_t sp = 0, n = 0;
-  if (k->nblocks) stack[sp++] = 0, state[0] = 1;
-  while (sp) {
-    const rc_block *b = k->blocks[stack[sp - 1]];
-    if (next[b->id] < rc_block_nsuccs(b)) {
-      const rc_block *s = rc_block_succ(b, next[b->id]++);
-      if (!state[s->id]) state[s->id] = 1, stack[sp++] = s->id;
-      continue;
-    }
-    state[b->id] = 2;
-    order[n++] = b->id;
-    sp--;
-  }
-  for (uint32_t i = 0; i < n / 2; i++) {
-    uint32_t t = order[i];
-    order[i] = order[n - 1 - i];
-    order[n - 1 - i] = t;
-  }
-  free(state);
-  free(stack);
-  free(next);
-  return n;
-}
-
 static void emit_block(wcg *g, const rc_block *bb) {
   LLVMPositionBuilderAtEnd(g->b, g->bbs[bb->id]);
   for (const rc_instr *i = bb->first; i; i = i->next) {
@@ -496,15 +478,8 @@ static void emit_block(wcg *g, const rc_block *bb) {
     if (i->v.type == RC_VOID || i->v.id == RC_NONE) continue;
     if (!scalar && g->merge[i->v.id]) { /* the lanes not in exec keep what they held */
       LLVMTypeRef t = LLVMTypeOf(v);
-      if (!g->slots[i->v.id]) {
-        LLVMBasicBlockRef at = LLVMGetInsertBlock(g->b);
-        LLVMValueRef first = LLVMGetFirstInstruction(g->entry);
-        if (first) LLVMPositionBuilderBefore(g->b, first); else LLVMPositionBuilderAtEnd(g->b, g->entry);
-        g->slots[i->v.id] = LLVMBuildAlloca(g->b, t, "merged");
-        LLVMPositionBuilderAtEnd(g->b, at);
-      }
       LLVMValueRef old = LLVMBuildLoad2(g->b, t, g->slots[i->v.id], "");
-      v = LLVMBuildSelect(g->b, wcg_exec_lanes(g), v, old, "");
+      if (!g->drop_merges) v = LLVMBuildSelect(g->b, wcg_exec_lanes(g), v, old, "");
       LLVMBuildStore(g->b, v, g->slots[i->v.id]);
     }
     g->vals[i->v.id] = v;
@@ -513,13 +488,44 @@ static void emit_block(wcg *g, const rc_block *bb) {
   LLVMBuildUnreachable(g->b); /* a block without a terminator (the verifier forbids it) */
 }
 
-/* Merged values start as zeros, like every slot of the wave simulator: the stores go to the entry
- * block once every slot is known. */
-static void zero_slots(wcg *g, LLVMValueRef first_in_entry_end) {
-  (void)first_in_entry_end;
-  LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(g->entry));
-  for (uint32_t v = 0; v < g->k->nvalues; v++)
-    if (g->slots[v]) LLVMBuildStore(g->b, LLVMConstNull(LLVMGetAllocatedType(g->slots[v])), g->slots[v]);
+/* Values whose lanes live across executions: merged ones, and vector values read where their
+ * definition does not dominate (docs/ir.md, "SSA dominance": the sweep lowerings read, in B2, what
+ * the lanes computed in B1, though the wave can reach B2 around B1). Those are read from their slot
+ * at every use. Slots start as zeros, like the wave simulator's. */
+static void find_slots(wcg *g, const rc_cfg *cfg) {
+  const rc_kernel *k = g->k;
+  rc_domtree dom;
+  bool have_dom = rc_domtree_build(&dom, cfg, false) == 0;
+  uint32_t *pos = rc_xcalloc(k->nvalues + 1, sizeof *pos);
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    uint32_t p = 0;
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, p++)
+      if (i->v.id != RC_NONE && i->v.id < k->nvalues) pos[i->v.id] = p;
+  }
+  for (uint32_t b = 0; b < k->nblocks; b++) {
+    uint32_t p = 0;
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, p++)
+      for (uint32_t o = 0; o < i->nops; o++) {
+        const rc_value *v = i->ops[o];
+        if (v->kind != RC_V_INSTR || v->id >= k->nvalues || wave_value_is_scalar(v)) continue;
+        const rc_instr *d = (const rc_instr *)v;
+        bool dominated = d->parent == i->parent ? pos[v->id] < p
+                                                : have_dom && rc_dominates(&dom, d->parent->id, i->parent->id);
+        if (!dominated) g->slot_only[v->id] = g->merge[v->id] = 1;
+      }
+  }
+  free(pos);
+  if (have_dom) rc_domtree_free(&dom);
+}
+
+static void make_slots(wcg *g) {
+  const rc_kernel *k = g->k;
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) {
+      if (i->v.type == RC_VOID || i->v.id == RC_NONE || !g->merge[i->v.id] || wave_instr_is_scalar(i)) continue;
+      LLVMTypeRef t = LLVMVectorType(wcg_type(g, (rc_type)i->v.type), g->W);
+      g->slots[i->v.id] = zero_alloca(g, t, "lanes");
+    }
 }
 
 int wcg_generate(wcg *g, const char *fname) {
@@ -537,7 +543,11 @@ int wcg_generate(wcg *g, const char *fname) {
   g->regs = rc_xcalloc(k->nregs + 1, sizeof *g->regs);
   g->bbs = rc_xcalloc(k->nblocks + 1, sizeof *g->bbs);
   g->globals = rc_xcalloc(k->mod->nglobals + 1, sizeof *g->globals);
+  g->slot_only = rc_xcalloc(k->nvalues + 1, 1);
   wave_merge_analysis(k, g->merge);
+  rc_cfg cfg;
+  rc_cfg_build(&cfg, k);
+  find_slots(g, &cfg);
   lay_out_regions(g);
   g->entry = LLVMAppendBasicBlockInContext(g->lc, g->fn, "entry");
   for (uint32_t b = 0; b < k->nblocks; b++)
@@ -546,9 +556,11 @@ int wcg_generate(wcg *g, const char *fname) {
   g->exec_var = LLVMBuildAlloca(g->b, g->i64, "exec.var");
   for (uint32_t r = 0; r < k->nregs; r++) {
     const rc_reg *reg = k->regs[r];
+    if (!rc_type_is_scalar((rc_type)reg->type)) continue; /* split into its lanes' registers (scalarize.c) */
     LLVMTypeRef t = reg->scalar ? wcg_type(g, (rc_type)reg->type) : wcg_vtype(g, (rc_type)reg->type);
     g->regs[r] = zero_alloca(g, t, reg->name);
   }
+  make_slots(g);
   g->exists = LLVMBuildLoad2(g->b, g->i64, wcg_ctx_field(g, CTX_EXISTS), "exists");
   LLVMBuildStore(g->b, g->exists, g->exec_var);
   LLVMValueRef args = LLVMBuildLoad2(g->b, LLVMPointerType(g->i64, 0), wcg_ctx_field(g, CTX_ARGS), "args");
@@ -556,7 +568,7 @@ int wcg_generate(wcg *g, const char *fname) {
   LLVMBuildBr(g->b, g->bbs[0]);
   /* in reverse post-order, so that every value is generated before the blocks it dominates read it
    * (the layout need not be in that order); blocks no path reaches only end */
-  uint32_t *order = rc_xcalloc(k->nblocks + 1, sizeof *order), n = reverse_post_order(k, order);
+  uint32_t *order = rc_xcalloc(k->nblocks + 1, sizeof *order), n = rc_cfg_rpo(&cfg, order, NULL);
   for (uint32_t o = 0; o < n; o++) emit_block(g, k->blocks[order[o]]);
   bool *done = rc_xcalloc(k->nblocks + 1, sizeof *done);
   for (uint32_t o = 0; o < n; o++) done[order[o]] = true;
@@ -567,7 +579,7 @@ int wcg_generate(wcg *g, const char *fname) {
     }
   free(order);
   free(done);
-  zero_slots(g, NULL);
+  rc_cfg_free(&cfg);
   return 0;
 }
 
@@ -581,6 +593,7 @@ void wcg_free(wcg *g) {
   free(g->regs);
   free(g->bbs);
   free(g->globals);
+  free(g->slot_only);
   for (uint32_t s = 0; s < g->sites.len; s++) free(g->sites.data[s]);
   rc_vec_free(&g->sites);
 }

@@ -55,6 +55,7 @@ typedef struct wcg {
   const char *name;       /* the user's kernel name */
   uint32_t W;
   bool vector_math;
+  bool drop_merges;       /* rc_native_wave_opts.drop_merges */
   LLVMContextRef lc;
   LLVMModuleRef mod;
   LLVMBuilderRef b;
@@ -64,6 +65,7 @@ typedef struct wcg {
   LLVMValueRef *vals;     /* per value id */
   uint8_t *merge;         /* per value id: merged under exec (wave_merge_analysis) */
   LLVMValueRef *slots;    /* per value id, merged values: where the previous lanes live (alloca) */
+  uint8_t *slot_only;     /* per value id: read from its slot at every use (wave_codegen.c) */
   wave_affine *aff;       /* per value id */
   LLVMValueRef exec_var;  /* alloca i64 */
   LLVMValueRef exists;    /* i64, from the context */
@@ -101,10 +103,10 @@ enum { CTX_EXISTS, CTX_FLAGS, CTX_ARGS, CTX_LOCAL, CTX_PRIVATE, CTX_PRIVATE_STRI
 
 /* A fault site: "block B, instruction `...`" of instruction i; its number. */
 uint32_t wcg_site(wcg *g, const rc_instr *i);
-/* Call the fault hook when `bad` (i1) holds: lane (i32) and detail (i64) go with it. The builder
- * continues in the block where bad is false. */
-void wcg_fault_if(wcg *g, LLVMValueRef bad, const rc_instr *i, uint32_t kind, LLVMValueRef lane,
-                  LLVMValueRef detail);
+/* Call the fault hook when `bad` (i1) holds: lane (i32) and the details a, b (i64; NULL: 0) go with
+ * it (rc_wave_rt_fault). The builder continues in the block where bad is false. */
+void wcg_fault_if(wcg *g, LLVMValueRef bad, const rc_instr *i, uint32_t kind, LLVMValueRef lane, LLVMValueRef a,
+                  LLVMValueRef b);
 /* The lowest set lane of an i64 mask, as i32 */
 LLVMValueRef wcg_first_lane(wcg *g, LLVMValueRef mask);
 /* Declare (once) and call a function. */

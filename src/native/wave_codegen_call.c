@@ -27,15 +27,16 @@ static LLVMValueRef ctx_elem(wcg *g, unsigned field, unsigned d) {
   return LLVMBuildLoad2(g->b, g->i64, p, "");
 }
 
+/* The lanes' ids in dimension d (i32: a launch has at most 2^24 work-items), zero-extended. */
 static LLVMValueRef lane_ids(wcg *g, unsigned field, unsigned d, bool vec) {
-  LLVMTypeRef lanes = LLVMArrayType(g->i64, RC_WAVE_MAX_LANES);
+  LLVMTypeRef lanes = LLVMArrayType(g->i32, RC_WAVE_MAX_LANES);
   LLVMValueRef idx[3] = {wcg_const_i64(g, 0), wcg_const_i64(g, d), wcg_const_i64(g, 0)};
   LLVMValueRef p = LLVMBuildGEP2(g->b, LLVMArrayType(lanes, 3), wcg_ctx_field(g, field), idx, 3, "");
-  if (!vec) return LLVMBuildLoad2(g->b, g->i64, p, "");
-  LLVMTypeRef vt = LLVMVectorType(g->i64, g->W);
+  if (!vec) return LLVMBuildZExt(g->b, LLVMBuildLoad2(g->b, g->i32, p, ""), g->i64, "");
+  LLVMTypeRef vt = LLVMVectorType(g->i32, g->W);
   LLVMValueRef v = LLVMBuildLoad2(g->b, vt, LLVMBuildBitCast(g->b, p, LLVMPointerType(vt, 0), ""), "");
-  LLVMSetAlignment(v, 8);
-  return v;
+  LLVMSetAlignment(v, 4);
+  return LLVMBuildZExt(g->b, v, LLVMVectorType(g->i64, g->W), "");
 }
 
 static LLVMValueRef query(wcg *g, const rc_instr *i, bool vec) {
@@ -212,7 +213,7 @@ static LLVMValueRef other(wcg *g, const rc_instr *i, bool vec) {
 
 static void barrier(wcg *g, const rc_instr *i) {
   LLVMValueRef e = wcg_exec(g);
-  wcg_fault_if(g, LLVMBuildICmp(g->b, LLVMIntNE, e, g->exists, ""), i, RC_WAVE_FAULT_BARRIER_DIVERGENT, NULL, e);
+  wcg_fault_if(g, LLVMBuildICmp(g->b, LLVMIntNE, e, g->exists, ""), i, RC_WAVE_FAULT_BARRIER_DIVERGENT, NULL, e, NULL);
   LLVMTypeRef pt[2] = {LLVMPointerType(g->ctx_t, 0), g->i32};
   LLVMValueRef args[2] = {g->ctxp, wcg_const_i32(g, wcg_site(g, i))};
   wcg_call(g, "rc_wave_rt_barrier", g->void_t, pt, 2, args);

@@ -83,10 +83,10 @@ static wave_affine query_affine(wcg *g, const rc_instr *i) {
   if (f != RC_BI_GLOBAL_ID && f != RC_BI_LOCAL_ID) return a;
   unsigned d = (unsigned)rc_const_ival(i->ops[0]);
   LLVMValueRef idx[3] = {wcg_const_i64(g, 0), wcg_const_i64(g, d), wcg_const_i64(g, 0)};
-  LLVMTypeRef lanes3 = LLVMArrayType(LLVMArrayType(g->i64, RC_WAVE_MAX_LANES), 3);
+  LLVMTypeRef lanes3 = LLVMArrayType(LLVMArrayType(g->i32, RC_WAVE_MAX_LANES), 3);
   LLVMValueRef p = LLVMBuildGEP2(g->b, lanes3, wcg_ctx_field(g, f == RC_BI_GLOBAL_ID ? CTX_GLOBAL_ID : CTX_LOCAL_ID),
                                  idx, 3, "");
-  LLVMValueRef lane0 = LLVMBuildLoad2(g->b, g->i64, p, "");
+  LLVMValueRef lane0 = LLVMBuildZExt(g->b, LLVMBuildLoad2(g->b, g->i32, p, ""), g->i64, "");
   a.base = LLVMBuildTrunc(g->b, lane0, wcg_type(g, (rc_type)i->v.type), "");
   uint64_t flag = d == 0 ? RC_WAVE_CONSECUTIVE_X : d == 1 ? RC_WAVE_UNIFORM_Y : RC_WAVE_UNIFORM_Z;
   LLVMValueRef flags = LLVMBuildLoad2(g->b, g->i64, wcg_ctx_field(g, CTX_FLAGS), "");
@@ -100,9 +100,6 @@ static int64_t const_int(const rc_value *v, bool *ok) {
   *ok = v->kind == RC_V_CONST && rc_type_is_int((rc_type)v->type);
   return *ok ? rc_const_ival(v) : 0;
 }
-
-/* The byte offset of a gep from its base: sum of sext(index) * scale, plus the constant. */
-static LLVMValueRef gep_offset(wcg *g, const rc_instr *i, bool vec);
 
 void wcg_affine_of(wcg *g, const rc_instr *i, bool scalar) {
   if (scalar || i->v.type == RC_VOID || g->merge[i->v.id]) return; /* a merged value's lanes may
@@ -201,17 +198,64 @@ void wcg_affine_of(wcg *g, const rc_instr *i, bool scalar) {
 
 /* ---- addresses -------------------------------------------------------------------------------------- */
 
-static LLVMValueRef gep_offset(wcg *g, const rc_instr *i, bool vec) {
-  LLVMTypeRef t64 = vec ? LLVMVectorType(g->i64, g->W) : g->i64;
-  LLVMValueRef off = LLVMConstInt(g->i64, (unsigned long long)i->imm, 1);
-  if (vec) off = wcg_splat(g, off);
-  for (uint32_t o = 1; o < i->nops; o++) {
-    LLVMValueRef x = wcg_operand(g, i->ops[o], vec);
-    if (rc_type_bits((rc_type)i->ops[o]->type) < 64) x = LLVMBuildSExt(g->b, x, t64, "");
-    LLVMValueRef s = LLVMConstInt(g->i64, (unsigned long long)i->cases[o - 1], 1);
-    off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, x, vec ? wcg_splat(g, s) : s, ""), "");
+/* p + sext(index) * scale: a GEP over elements of that size where the scale is 1, 2, 4 or 8 (so that
+ * the code generator puts the scale into the address, and a gather keeps 32-bit indices: one
+ * vpgatherdd for 16 lanes instead of two with 64-bit ones), over bytes otherwise. LLVM's GEP
+ * sign-extends a narrower index itself and wraps, as reconv's gep. */
+static bool is_vector_value(LLVMValueRef v) {
+  return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind;
+}
+
+static LLVMValueRef scaled_index(wcg *g, LLVMValueRef p, LLVMValueRef idx, int64_t scale) {
+  if (scale == 0) return p;
+  bool vec = is_vector_value(p) || is_vector_value(idx);
+  if (scale == 1 || scale == 2 || scale == 4 || scale == 8) {
+    LLVMTypeRef et = LLVMIntTypeInContext(g->lc, (unsigned)(8 * scale));
+    LLVMTypeRef pt = LLVMPointerType(et, 0);
+    if (is_vector_value(p)) pt = LLVMVectorType(pt, g->W);
+    LLVMValueRef q = LLVMBuildGEP2(g->b, et, LLVMBuildBitCast(g->b, p, pt, ""), &idx, 1, "");
+    return LLVMBuildBitCast(g->b, q, vec ? LLVMVectorType(g->ptr, g->W) : g->ptr, "");
   }
-  return off;
+  LLVMTypeRef t64 = is_vector_value(idx) ? LLVMVectorType(g->i64, g->W) : g->i64;
+  if (LLVMGetIntTypeWidth(is_vector_value(idx) ? LLVMGetElementType(LLVMTypeOf(idx)) : LLVMTypeOf(idx)) < 64)
+    idx = LLVMBuildSExt(g->b, idx, t64, "");
+  LLVMValueRef s = LLVMConstInt(g->i64, (unsigned long long)scale, 1);
+  LLVMValueRef off = LLVMBuildMul(g->b, idx, is_vector_value(idx) ? wcg_splat(g, s) : s, "");
+  return LLVMBuildGEP2(g->b, g->i8, p, &off, 1, "");
+}
+
+/* An index as narrow as it is known to be: the operand of its sign extension (clang's `sext i32 to
+ * i64` of an int index, or `ashr (shl x, 32), 32`, the same on x's low half), which the GEP extends
+ * again itself. A vector of 32-bit indices is what x86's gathers take without splitting. */
+static LLVMValueRef narrow_index(wcg *g, const rc_value *v, bool vec) {
+  if (v->kind == RC_V_INSTR && !g->slot_only[v->id]) {
+    const rc_instr *x = (const rc_instr *)v;
+    bool ok;
+    if (x->op == RC_OP_SEXT && rc_type_bits((rc_type)x->ops[0]->type) >= 8) return wcg_operand(g, x->ops[0], vec);
+    if (x->op == RC_OP_ASHR && x->v.type == RC_I64 && const_int(x->ops[1], &ok) == 32 && ok &&
+        x->ops[0]->kind == RC_V_INSTR) {
+      const rc_instr *shl = (const rc_instr *)x->ops[0];
+      bool ok2;
+      if (shl->op == RC_OP_SHL && const_int(shl->ops[1], &ok2) == 32 && ok2 && !g->slot_only[shl->v.id]) {
+        LLVMValueRef w = wcg_operand(g, shl->ops[0], vec);
+        return LLVMBuildTrunc(g->b, w, vec ? LLVMVectorType(g->i32, g->W) : g->i32, "");
+      }
+    }
+  }
+  return wcg_operand(g, v, vec);
+}
+
+/* A vector gep keeps a uniform base scalar (a scalar base with vector indices: the code generator
+ * then gathers from base + index * scale) and only the indices that are vectors as vectors. */
+static LLVMValueRef emit_gep(wcg *g, const rc_instr *i, bool vec) {
+  LLVMValueRef p = wcg_operand(g, i->ops[0], vec && !wave_value_is_scalar(i->ops[0]));
+  for (uint32_t o = 1; o < i->nops; o++)
+    p = scaled_index(g, p, narrow_index(g, i->ops[o], vec && !wave_value_is_scalar(i->ops[o])), i->cases[o - 1]);
+  if (i->imm) {
+    LLVMValueRef off = LLVMConstInt(g->i64, (unsigned long long)i->imm, 1);
+    p = LLVMBuildGEP2(g->b, g->i8, p, &off, 1, "");
+  }
+  return vec && !is_vector_value(p) ? wcg_splat(g, p) : p;
 }
 
 /* A lane's private memory, or the group's local memory, at a region's offset. */
@@ -519,10 +563,7 @@ static LLVMValueRef emit_bulk(wcg *g, const rc_instr *i, bool scalar) {
 
 LLVMValueRef wcg_emit_mem(wcg *g, const rc_instr *i, bool scalar) {
   switch ((rc_opcode)i->op) {
-  case RC_OP_GEP: {
-    LLVMValueRef p = wcg_operand(g, i->ops[0], !scalar), off = gep_offset(g, i, !scalar);
-    return LLVMBuildGEP2(g->b, g->i8, p, &off, 1, "");
-  }
+  case RC_OP_GEP: return emit_gep(g, i, !scalar);
   case RC_OP_ALLOCA: case RC_OP_LOCALMEM: return region_address(g, i, !scalar);
   case RC_OP_LOAD: return emit_load(g, i, scalar);
   case RC_OP_STORE: emit_store(g, i, scalar); return NULL;

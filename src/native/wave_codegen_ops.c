@@ -59,6 +59,11 @@ static LLVMValueRef shift_amount(wcg *g, LLVMValueRef y, LLVMTypeRef t, unsigned
   return LLVMBuildURem(g->b, y, const_like(g, t, bits, vec), "");
 }
 
+/* The most negative integer of the width, as the simulators print it (an i64). */
+static LLVMValueRef smin_of(wcg *g, unsigned bits) {
+  return wcg_const_i64(g, bits >= 64 ? (uint64_t)1 << 63 : (uint64_t)0 - ((uint64_t)1 << (bits - 1)));
+}
+
 static bool is_const_divisor(const rc_value *y, bool is_signed) {
   if (y->kind != RC_V_CONST) return false;
   unsigned bits = rc_type_bits((rc_type)y->type);
@@ -87,16 +92,16 @@ static LLVMValueRef divide(wcg *g, const rc_instr *i, bool vec) {
       LLVMValueRef e = wcg_exec(g);
       LLVMValueRef bad = LLVMBuildAnd(g->b, wcg_lanes_mask(g, zero), e, "");
       wcg_fault_if(g, LLVMBuildICmp(g->b, LLVMIntNE, bad, wcg_const_i64(g, 0), ""), i, RC_WAVE_FAULT_DIV_ZERO,
-                   wcg_first_lane(g, bad), NULL);
+                   wcg_first_lane(g, bad), NULL, NULL);
       if (ovf) {
         bad = LLVMBuildAnd(g->b, wcg_lanes_mask(g, ovf), e, "");
         wcg_fault_if(g, LLVMBuildICmp(g->b, LLVMIntNE, bad, wcg_const_i64(g, 0), ""), i,
-                     RC_WAVE_FAULT_DIV_OVERFLOW, wcg_first_lane(g, bad), NULL);
+                     RC_WAVE_FAULT_DIV_OVERFLOW, wcg_first_lane(g, bad), smin_of(g, bits), NULL);
       }
       y = LLVMBuildSelect(g->b, wcg_mask_lanes(g, e), y, const_like(g, t, 1, true), "divisor");
     } else {
-      wcg_fault_if(g, zero, i, RC_WAVE_FAULT_DIV_ZERO, NULL, NULL);
-      if (ovf) wcg_fault_if(g, ovf, i, RC_WAVE_FAULT_DIV_OVERFLOW, NULL, NULL);
+      wcg_fault_if(g, zero, i, RC_WAVE_FAULT_DIV_ZERO, NULL, NULL, NULL);
+      if (ovf) wcg_fault_if(g, ovf, i, RC_WAVE_FAULT_DIV_OVERFLOW, NULL, smin_of(g, bits), NULL);
     }
   }
   switch (op) {

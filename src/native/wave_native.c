@@ -228,6 +228,7 @@ static int generate(rc_native_wave *n, const rc_kernel *k, const rc_kernel *rk, 
   g.name = k->name;
   g.W = n->W;
   g.vector_math = o->vector_math;
+  g.drop_merges = o->drop_merges;
   g.lc = n->lc;
   g.mod = n->mod;
   char *fname;
@@ -260,7 +261,7 @@ static int generate(rc_native_wave *n, const rc_kernel *k, const rc_kernel *rk, 
 }
 
 rc_native_wave *rc_native_wave_open(rc_ctx *ctx, const rc_kernel *k, const rc_native_wave_opts *o) {
-  rc_native_wave_opts dflt = {16, false, NULL, NULL};
+  rc_native_wave_opts dflt = {16, false, NULL, NULL, false};
   if (!o) o = &dflt;
   if (k->level != RC_LEVEL_WAVE) {
     rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,

@@ -32,7 +32,9 @@
 /* The generated code reads rc_wave_ctx by field numbers (wave_codegen.h): every field 8 bytes. */
 _Static_assert(offsetof(rc_wave_ctx, group_id) == 8 * 8, "rc_wave_ctx layout");
 _Static_assert(offsetof(rc_wave_ctx, global_id) == 8 * 8 + 4 * 3 * 8, "rc_wave_ctx layout");
-_Static_assert(offsetof(rc_wave_ctx, rt) == 8 * 8 + 4 * 3 * 8 + 7 * RC_WAVE_MAX_LANES * 8, "rc_wave_ctx layout");
+_Static_assert(offsetof(rc_wave_ctx, linear_id) == 8 * 8 + 4 * 3 * 8 + 6 * RC_WAVE_MAX_LANES * 4, "rc_wave_ctx layout");
+_Static_assert(offsetof(rc_wave_ctx, rt) == 8 * 8 + 4 * 3 * 8 + 6 * RC_WAVE_MAX_LANES * 4 + RC_WAVE_MAX_LANES * 8,
+               "rc_wave_ctx layout");
 
 #define STACK_BYTES ((size_t)1 << 20) /* per wave of a kernel with barriers */
 
@@ -77,7 +79,7 @@ typedef struct wave_worker {
 
 static void thread_name(const wave_worker *w, const rc_wave_ctx *c, uint32_t lane, char *buf, size_t len) {
   if (c->work_dim > 1)
-    snprintf(buf, len, "%" PRIu64 " (global id %" PRIu64 ",%" PRIu64 ",%" PRIu64 ")", c->linear_id[lane],
+    snprintf(buf, len, "%" PRIu64 " (global id %u,%u,%u)", c->linear_id[lane],
              c->global_id[0][lane], c->global_id[1][lane], c->global_id[2][lane]);
   else
     snprintf(buf, len, "%" PRIu64, c->linear_id[lane]);
@@ -112,27 +114,34 @@ static void fault_text(rc_wave_ctx *c, uint32_t site, int lane, const char *msg)
   }
 }
 
-void rc_wave_rt_fault(rc_wave_ctx *c, uint32_t site, uint32_t lane, uint32_t kind, int64_t detail) {
+/* The block of a site ("block B, instruction `...`"), for a message that names another barrier. */
+static void site_block(const char *site, char *buf, size_t len) {
+  const char *comma = strchr(site, ',');
+  snprintf(buf, len, "%.*s", comma ? (int)(comma - site) : (int)strlen(site), site);
+}
+
+/* The messages are the wave simulator's (src/sim/wave.c, lanes.c, waverun.c), word for word. */
+void rc_wave_rt_fault(rc_wave_ctx *c, uint32_t site, uint32_t kind, uint32_t lane, int64_t a, int64_t b) {
   wave_worker *w = c->rt;
   char msg[300];
   int at = (int)lane;
   switch (kind) {
   case RC_WAVE_FAULT_DIV_ZERO: snprintf(msg, sizeof msg, "division by zero"); break;
-  case RC_WAVE_FAULT_DIV_OVERFLOW: snprintf(msg, sizeof msg, "signed division overflow (%" PRId64 " / -1)", detail); break;
+  case RC_WAVE_FAULT_DIV_OVERFLOW: snprintf(msg, sizeof msg, "signed division overflow (%" PRId64 " / -1)", a); break;
   case RC_WAVE_FAULT_UNREACHABLE: snprintf(msg, sizeof msg, "unreachable executed"), at = -1; break;
   case RC_WAVE_FAULT_BRANCH_EMPTY:
     snprintf(msg, sizeof msg, "scalar branch on a vector value with no active lane (its value is undefined; keep "
                               "the empty-exec skip on)");
     at = -1;
     break;
-  case RC_WAVE_FAULT_BRANCH_DISAGREE:
-    snprintf(msg, sizeof msg, "the active lanes disagree on the condition of this scalar branch (lane %u differs "
-                              "from the first active lane): the branch is not uniform", lane);
+  case RC_WAVE_FAULT_BRANCH_DISAGREE: /* lane: the first active lane, and (bits 8-15) the first that differs */
+    snprintf(msg, sizeof msg, "the active lanes disagree on the condition of this scalar branch (lane %u: %" PRId64
+             ", lane %u: %" PRId64 "): the branch is not uniform", lane & 0xff, a, (lane >> 8) & 0xff, b);
     at = -1;
     break;
   case RC_WAVE_FAULT_BARRIER_DIVERGENT:
     snprintf(msg, sizeof msg, "barrier in divergent control flow: only lanes 0x%" PRIx64 " of 0x%" PRIx64 " are active",
-             (uint64_t)detail, c->exists);
+             (uint64_t)a, c->exists);
     at = -1;
     break;
   default: snprintf(msg, sizeof msg, "%s", sim_opaque_text); break;
@@ -252,9 +261,10 @@ static int run_coroutines(wave_worker *w) {
     }
     for (uint32_t i = 0; i < n && !w->failed; i++)
       if (w->site[i] != w->site[waiting]) {
+        char other[160];
+        site_block(w->site[i] < w->ls->k->nsites ? w->ls->k->sites[w->site[i]] : "?", other, sizeof other);
         snprintf(msg, sizeof msg, "barrier divergence: wave %" PRIu64 " waits here but wave %" PRIu64 " waits at "
-                 "another barrier (%s)", c->wave_index, w->ctx[i].wave_index,
-                 w->site[i] < w->ls->k->nsites ? w->ls->k->sites[w->site[i]] : "?");
+                 "another barrier (%s)", c->wave_index, w->ctx[i].wave_index, other);
         fault_text(c, w->site[waiting], -1, msg);
         w->failed = true;
       }
@@ -284,7 +294,7 @@ static void start_wave(wave_worker *w, rc_wave_ctx *c, uint32_t i, uint32_t n, u
     uint64_t lin = 0, mul = 1;
     for (int d = 0; d < 3; d++) {
       c->local_id[d][lane] = lid[d];
-      c->global_id[d][lane] = (uint64_t)w->group[d] * ls->local[d] + lid[d];
+      c->global_id[d][lane] = w->group[d] * ls->local[d] + lid[d];
       lin += c->global_id[d][lane] * mul;
       mul *= d < (int)l->dims ? l->global[d] : 1;
     }

@@ -12,6 +12,7 @@
 #include "reconv/gen.h"
 #include "reconv/sim.h"
 #include "reconv/transform.h"
+#include "barrier_placement.h"
 #include "wave_outcome.h"
 
 #include <stdlib.h>
@@ -32,37 +33,6 @@ static rc_kernel *kernel_for(rc_module *m, unsigned it) {
   o.divergent = 0.2 + (it % 5) / 10.0;
   o.threads = 64;
   return rc_gen_kernel(m, &o, NULL);
-}
-
-/* A barrier at the top of every block where it would be in uniform control flow: each block on
- * its own, with a barrier there, must not be reported. Returns how many were placed. */
-static uint32_t place_barriers(rc_kernel *k) {
-  rc_analysis a;
-  rc_analysis_build(&a, k, rc_uniformity_target_flags(k));
-  uint32_t n = k->nblocks, placed = 0;
-  uint8_t *uniform = rc_xcalloc(n + 1, 1);
-  for (uint32_t b = 0; b < n; b++) {
-    rc_builder bl;
-    rc_instr *first = k->blocks[b]->first;
-    while (first && first->op == RC_OP_PHI) first = first->next;
-    if (!first) continue;
-    rc_builder_before(&bl, first);
-    rc_instr *bar = rc_build_call(&bl, RC_BI_BARRIER, RC_VOID, NULL, 0, NULL);
-    uniform[b] = rc_divergent_barriers(k, &a, NULL) == 0;
-    rc_instr_detach(bar); /* one at a time: the others' blocks are judged on their own */
-  }
-  rc_analysis_free(&a);
-  for (uint32_t b = 0; b < n; b++) {
-    if (!uniform[b]) continue;
-    rc_instr *first = k->blocks[b]->first;
-    while (first && first->op == RC_OP_PHI) first = first->next;
-    rc_builder bl;
-    rc_builder_before(&bl, first);
-    rc_build_call(&bl, RC_BI_BARRIER, RC_VOID, NULL, 0, NULL);
-    placed++;
-  }
-  free(uniform);
-  return placed;
 }
 
 TEST(barriers_in_uniform_control_flow_stay_there_under_every_ordering) {

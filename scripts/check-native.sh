@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Check the native wave backend on a directory of kernels (docs/native.md, "Wave kernels on the
+# host's vector unit"):
+#
+#   scripts/check-native.sh [options] DIR|FILE...
+#
+# For every .cl, .ll and .rir file (directories are searched recursively, files sorted) and every
+# kernel of it with a run specification (`// reconv-run(NAME): ...` in OpenCL C, `!run "..."` in
+# .rir), every pipeline runs at every wave size:
+#
+#   reconv sim --native -p PIPELINE --wave W --check --kernel NAME FILE
+#
+# which lowers the kernel, compiles the wave code for this machine's SIMD unit, runs it natively
+# and compares the memory with reconv's interpreter. One row per file: per pipeline, the runs that
+# were equivalent out of those made; then a summary line per pipeline and in all. A run that is
+# not equivalent, faults or fails is a failure (its message goes to the log directory); a kernel
+# without a run specification is counted apart, not run. Exit status 0 when every run was
+# equivalent, 1 when one was not, 2 on wrong usage.
+#
+# options:
+#   --waves "W ..."      wave sizes (default "4 8 16 32 64")
+#   --pipelines "P;..."  pipelines, separated by ';' (default: reconverge,lower; blockip;
+#                        full-linearize; linearize,reconverge,lower; meld,reconverge,lower)
+#   --target T           clang's target for .cl files (default: reconv's, amdgcn-amd-amdhsa)
+#   --reconv P           the reconv binary (default: `reconv` on PATH, else build/bin/reconv here)
+#   --log DIR            where failure messages go (default: a new directory under $TMPDIR or /tmp)
+#   --sample K/N         only the files whose position in the sorted list is K modulo N
+#   --timeout S          seconds per run (default 120)
+#   --summary            print only the summary lines and the failures
+set -u
+export LC_ALL=C
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+waves="4 8 16 32 64"
+pipelines="reconverge,lower;blockip;full-linearize;linearize,reconverge,lower;meld,reconverge,lower"
+target=
+reconv=
+logdir=
+sample=
+tmo=120
+summary_only=0
+inputs=()
+
+usage() {
+  sed -n '2,/^set -u/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
+  exit 2
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --waves) [ $# -ge 2 ] || usage; waves=$2; shift 2 ;;
+    --pipelines) [ $# -ge 2 ] || usage; pipelines=$2; shift 2 ;;
+    --target) [ $# -ge 2 ] || usage; target=$2; shift 2 ;;
+    --reconv) [ $# -ge 2 ] || usage; reconv=$2; shift 2 ;;
+    --log) [ $# -ge 2 ] || usage; logdir=$2; shift 2 ;;
+    --sample) [ $# -ge 2 ] || usage; sample=$2; shift 2 ;;
+    --timeout) [ $# -ge 2 ] || usage; tmo=$2; shift 2 ;;
+    --summary) summary_only=1; shift ;;
+    -h|--help) usage ;;
+    -*) echo "check-native.sh: unknown option '$1'" >&2; exit 2 ;;
+    *) inputs+=("$1"); shift ;;
+  esac
+done
+[ ${#inputs[@]} -gt 0 ] || { echo "check-native.sh: no input directory or file" >&2; exit 2; }
+if [ -z "$reconv" ]; then
+  reconv=$(command -v reconv 2>/dev/null || echo "$here/../build/bin/reconv")
+fi
+[ -x "$reconv" ] || { echo "check-native.sh: no reconv binary ($reconv)" >&2; exit 2; }
+[ -n "$logdir" ] || logdir=$(mktemp -d "${TMPDIR:-/tmp}/check-native.XXXXXX")
+mkdir -p "$logdir"
+for w in $waves; do
+  case "$w" in 4|8|16|32|64) ;; *) echo "check-native.sh: --waves: $w is not 4, 8, 16, 32 or 64" >&2; exit 2 ;; esac
+done
+if [ -n "$sample" ]; then
+  sk=${sample%/*} sn=${sample#*/}
+  case "$sk$sn" in *[!0-9]*|'') echo "check-native.sh: --sample expects K/N" >&2; exit 2 ;; esac
+fi
+
+files=()
+for i in "${inputs[@]}"; do
+  if [ -d "$i" ]; then
+    while IFS= read -r f; do files+=("$f"); done < <(find "$i" -type f \( -name '*.cl' -o -name '*.ll' -o -name '*.rir' \) | sort)
+  elif [ -f "$i" ]; then
+    files+=("$i")
+  else
+    echo "check-native.sh: no such file or directory: $i" >&2
+    exit 2
+  fi
+done
+
+IFS=';' read -r -a plist <<< "$pipelines"
+targs=()
+[ -n "$target" ] && targs=(--target "$target")
+declare -A ok_by runs_by
+for p in "${plist[@]}"; do ok_by[$p]=0; runs_by[$p]=0; done
+nfiles=0 nkernels=0 nospec=0 failures=0 pos=-1
+
+for f in "${files[@]}"; do
+  pos=$((pos + 1))
+  if [ -n "$sample" ] && [ $((pos % sn)) -ne "$sk" ]; then continue; fi
+  nfiles=$((nfiles + 1))
+  # the kernels (not device functions) and whether each has a run specification
+  listing=$(timeout "$tmo" "$reconv" print "${targs[@]}" "$f" 2>/dev/null | grep -E '^(wave )?kernel @')
+  row="$f:"
+  while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    k=$(sed 's/^\(wave \)\{0,1\}kernel @\([^(]*\)(.*/\2/' <<< "$line")
+    if ! grep -q '!run "' <<< "$line"; then
+      nospec=$((nospec + 1))
+      continue
+    fi
+    nkernels=$((nkernels + 1))
+    for p in "${plist[@]}"; do
+      good=0 made=0
+      for w in $waves; do
+        made=$((made + 1))
+        out=$(timeout "$tmo" "$reconv" sim --native -p "$p" --wave "$w" --check --kernel "$k" "${targs[@]}" "$f" 2>&1)
+        rc=$?
+        if [ $rc -eq 0 ] && grep -q '^check: equivalent' <<< "$out"; then
+          good=$((good + 1))
+        else
+          failures=$((failures + 1))
+          log="$logdir/$(basename "$f").log"
+          { echo "== $f @$k, -p $p, W=$w: exit status $rc"; echo "$out"; } >> "$log"
+          echo "FAIL $f @$k -p $p W=$w: $(grep -v '^  \|^buffer\|^kernel @' <<< "$out" | head -n 2 | tr '\n' ' ' | cut -c1-240)"
+        fi
+      done
+      ok_by[$p]=$((ok_by[$p] + good))
+      runs_by[$p]=$((runs_by[$p] + made))
+      row="$row  $p $good/$made"
+    done
+  done <<< "$listing"
+  [ $summary_only -eq 1 ] || echo "$row"
+done
+
+total_ok=0 total=0
+for p in "${plist[@]}"; do
+  echo "summary: $p: ${ok_by[$p]}/${runs_by[$p]} equivalent"
+  total_ok=$((total_ok + ok_by[$p]))
+  total=$((total + runs_by[$p]))
+done
+echo "summary: $nfiles files, $nkernels kernels with a run specification ($nospec without), waves $waves: $total_ok/$total native runs equivalent to the interpreter${failures:+, $failures failed (log: $logdir)}"
+[ "$failures" -eq 0 ]
