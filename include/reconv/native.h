@@ -15,6 +15,7 @@
 #define RECONV_NATIVE_H
 
 #include "reconv/llvm.h"
+#include "reconv/native_wave.h" /* rc_native_timing */
 #include "reconv/sim.h"
 
 #ifdef __cplusplus
@@ -42,6 +43,17 @@ rc_native *rc_native_open(rc_ctx *ctx, const char *path, const rc_llvm_import_op
  * divergence, a call of a function the runtime library does not provide); -1 with fault->happened
  * false after reporting through ctx (bad input, no resources). mem is left as it was after a fault. */
 int rc_native_run(rc_native *n, const rc_run_spec *s, rc_memory *mem, rc_fault *fault);
+
+/* rc_native_run, timed (t->repeat more runs after the first, each on the launch's initial memory;
+ * t->threads is not used: the oracle runs one work-item at a time); t may be NULL. */
+int rc_native_run_timed(rc_native *n, const rc_run_spec *s, rc_memory *mem, rc_native_timing *t, rc_fault *fault);
+
+/* Compile the module for this machine's own CPU (LLVM's name and features for it) and optimise it
+ * again at -O2 for that target (so LLVM's auto-vectorisation may use its vector unit), instead of
+ * the architecture's generic CPU the oracle uses: the one-work-item-at-a-time baseline of the
+ * native comparisons (bench/native_wave.c), not an oracle any more (a CPU with FMA fuses
+ * llvm.fmuladd). 0, or -1 after reporting. */
+int rc_native_tune_for_host(rc_native *n);
 
 void rc_native_close(rc_native *n);
 

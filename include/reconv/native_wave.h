@@ -38,9 +38,10 @@ typedef struct rc_wave_ctx {
   uint64_t wave_index;      /* in launch order */
   uint64_t work_dim;
   uint64_t group_id[3], global_size[3], local_size[3], num_groups[3];
-  uint32_t global_id[3][RC_WAVE_MAX_LANES], local_id[3][RC_WAVE_MAX_LANES]; /* per lane (a launch has
-                                              at most 2^24 work-items: RC_MAX_THREADS) */
-  uint64_t linear_id[RC_WAVE_MAX_LANES]; /* linear global id, for messages */
+  /* per lane (a launch has at most 2^24 work-items: RC_MAX_THREADS); in a wave whose flags say
+   * RC_WAVE_CONSECUTIVE_X only lane 0's entries are filled (lane l's are lane 0's, + l in x) */
+  uint32_t global_id[3][RC_WAVE_MAX_LANES], local_id[3][RC_WAVE_MAX_LANES];
+  uint64_t linear_id[RC_WAVE_MAX_LANES]; /* linear global id, for messages (filled as the ids) */
   void *rt;                 /* the runtime's own */
 } rc_wave_ctx;
 

@@ -96,6 +96,10 @@ int64_t rc_arg_scalar_int(const rc_arg_spec *a, const rc_run_spec *s);
  * group size is clamped to n, counts written with N follow n, and a literal buffer COUNT that is a
  * multiple k of the old launch's N is read as N*k but never shrinks (docs/cli.md). */
 void rc_run_spec_resize(rc_run_spec *s, uint32_t n);
+/* The same launch k times as large, for timing (`--scale K`): the global size of the last dimension
+ * times k, counts and scalars written with N following, a literal buffer COUNT that is a multiple of
+ * the old N scaled as for rc_run_spec_resize. -1 when the launch would exceed RC_MAX_THREADS. */
+int rc_run_spec_scale(rc_run_spec *s, uint32_t k);
 /* Does any buffer use rand(...)? (Otherwise the input does not depend on seed_offset.) */
 bool rc_run_spec_uses_seed(const rc_run_spec *s);
 

@@ -106,6 +106,11 @@ uint8_t *host_child_stacks(host_report *r, uint64_t n, size_t bytes, size_t *str
 void *host_child_alloc(host_report *r, size_t len, const char *what);
 size_t host_page_size(void);
 
+/* Run the kernel (run(arg)) 1 + repeat times and time each run: every run after the first starts
+ * from the launch's initial memory again, and the buffers end up holding what the first run left.
+ * The report receives the first run's nanoseconds, the fastest run's and the number of runs. */
+void host_child_timed_runs(host_run *h, uint32_t repeat, void (*run)(void *arg), void *arg);
+
 /* swapcontext, spelt with getcontext and setcontext: AddressSanitizer intercepts swapcontext and
  * warns on standard error at the first call, which would end up in reconv's output. */
 void host_switch_context(ucontext_t *from, const ucontext_t *to);

@@ -391,6 +391,39 @@ out:
   return rc;
 }
 
+int rc_native_tune_for_host(rc_native *n) {
+  char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures(), *t = LLVMGetDefaultTargetTriple(), *err = NULL;
+  LLVMTargetRef target;
+  int rc = 0;
+  if (LLVMGetTargetFromTriple(t, &target, &err)) {
+    rc = rc_error(n->ctx, "cannot generate code for this machine (%s): %s", t, err);
+    LLVMDisposeMessage(err);
+  } else {
+    for (LLVMValueRef f = LLVMGetFirstFunction(n->mod); f; f = LLVMGetNextFunction(f)) {
+      if (LLVMIsDeclaration(f)) continue;
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(n->lctx, "target-cpu", 10, cpu, (unsigned)strlen(cpu)));
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(n->lctx, "target-features", 15, features, (unsigned)strlen(features)));
+    }
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, t, cpu, features, LLVMCodeGenLevelDefault,
+                                                      LLVMRelocDefault, LLVMCodeModelJITDefault);
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(n->mod, "default<O2>", tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) {
+      char *msg = LLVMGetErrorMessage(e);
+      rc = rc_error(n->ctx, "%s: LLVM's optimiser failed on it: %s", n->path, msg);
+      LLVMDisposeErrorMessage(msg);
+    }
+    LLVMDisposeTargetMachine(tm);
+  }
+  LLVMDisposeMessage(cpu);
+  LLVMDisposeMessage(features);
+  LLVMDisposeMessage(t);
+  return rc;
+}
+
 static bool has_ext(const char *path, const char *ext) {
   size_t n = strlen(path), e = strlen(ext);
   return n > e && strcmp(path + n - e, ext) == 0;

@@ -42,6 +42,8 @@ typedef struct native_child {
   native_group *g;
   const rc_run_spec *s;
   const uint64_t *local_bytes;
+  uint32_t repeat;  /* timed runs after the first */
+  uint8_t **locals; /* in the child: each local: argument's memory */
 } native_child;
 
 /* ---- the child: hooks the runtime library calls --------------------------------------------------------- */
@@ -136,6 +138,44 @@ static void run_coroutines(native_group *g) {
 }
 
 /* The child: compile, run every group, report. Never returns. */
+/* Every work-group of the launch, one after another (x fastest). */
+static void run_groups(void *arg) {
+  native_child *c = arg;
+  native_group *g = c->g;
+  const rc_run_spec *s = c->s;
+  rc_native *n = g->n;
+  host_report *r = g->rep;
+  uint32_t local[3];
+  rc_run_spec_local(s, local);
+  uint64_t groups[3], gid[3], size[3];
+  for (int d = 0; d < 3; d++) {
+    uint64_t gs = d < (int)s->dims ? s->global[d] : 1, ls = d < (int)s->dims ? local[d] : 1;
+    groups[d] = (gs + ls - 1) / ls;
+  }
+  for (gid[2] = 0; gid[2] < groups[2]; gid[2]++)
+    for (gid[1] = 0; gid[1] < groups[1]; gid[1]++)
+      for (gid[0] = 0; gid[0] < groups[0]; gid[0]++) {
+        for (int d = 0; d < 3; d++) { /* the last group of a dimension may be smaller */
+          uint64_t gs = d < (int)s->dims ? s->global[d] : 1, ls = d < (int)s->dims ? local[d] : 1;
+          size[d] = gs - gid[d] * ls < ls ? gs - gid[d] * ls : ls;
+        }
+        g->nwi = (uint32_t)(size[0] * size[1] * size[2]);
+        for (uint32_t i = 0; i < g->nwi; i++) fill_wi(&g->wis[i], s, local, gid, size, i, g);
+        g->zero_locals();
+        for (uint32_t p = 0; p < n->nparams; p++)
+          if (c->locals[p]) memset(c->locals[p], 0, c->local_bytes[p]);
+        if (n->has_barrier) {
+          run_coroutines(g);
+          continue;
+        }
+        for (uint32_t i = 0; i < g->nwi; i++) {
+          r->wi = g->wis[i].global_linear_id;
+          g->set_self(&g->wis[i]);
+          g->entry(g->slots);
+        }
+      }
+}
+
 static void child_main(host_run *h, void *arg) {
   native_child *c = arg;
   native_group *g = c->g;
@@ -172,37 +212,11 @@ static void child_main(host_run *h, void *arg) {
     if (!g->uc || !g->state || !g->site) host_child_fail(r, "no memory for %" PRIu64 " work-items", max_wi);
   }
 
+  c->locals = locals;
   r->phase = HOST_RUNNING;
-  uint64_t groups[3], gid[3], size[3];
-  for (int d = 0; d < 3; d++) {
-    uint64_t gs = d < (int)s->dims ? s->global[d] : 1, ls = d < (int)s->dims ? local[d] : 1;
-    groups[d] = (gs + ls - 1) / ls;
-  }
-  for (gid[2] = 0; gid[2] < groups[2]; gid[2]++)
-    for (gid[1] = 0; gid[1] < groups[1]; gid[1]++)
-      for (gid[0] = 0; gid[0] < groups[0]; gid[0]++) {
-        for (int d = 0; d < 3; d++) { /* the last group of a dimension may be smaller */
-          uint64_t gs = d < (int)s->dims ? s->global[d] : 1, ls = d < (int)s->dims ? local[d] : 1;
-          size[d] = gs - gid[d] * ls < ls ? gs - gid[d] * ls : ls;
-        }
-        g->nwi = (uint32_t)(size[0] * size[1] * size[2]);
-        for (uint32_t i = 0; i < g->nwi; i++) fill_wi(&g->wis[i], s, local, gid, size, i, g);
-        g->zero_locals();
-        for (uint32_t p = 0; p < n->nparams; p++)
-          if (locals[p]) memset(locals[p], 0, local_bytes[p]);
-        if (n->has_barrier) {
-          run_coroutines(g);
-          continue;
-        }
-        for (uint32_t i = 0; i < g->nwi; i++) {
-          r->wi = g->wis[i].global_linear_id;
-          g->set_self(&g->wis[i]);
-          g->entry(g->slots);
-        }
-      }
+  host_child_timed_runs(h, c->repeat, run_groups, c);
   r->phase = HOST_FINISHED;
 }
-
 
 /* ---- the parent ------------------------------------------------------------------------------------------ */
 
@@ -238,6 +252,10 @@ static int fill_slots(rc_native *n, const rc_run_spec *s, rc_memory *mem, const 
 }
 
 int rc_native_run(rc_native *n, const rc_run_spec *s, rc_memory *mem, rc_fault *fault) {
+  return rc_native_run_timed(n, s, mem, NULL, fault);
+}
+
+int rc_native_run_timed(rc_native *n, const rc_run_spec *s, rc_memory *mem, rc_native_timing *t, rc_fault *fault) {
   memset(fault, 0, sizeof *fault);
   native_group g;
   memset(&g, 0, sizeof g);
@@ -247,8 +265,12 @@ int rc_native_run(rc_native *n, const rc_run_spec *s, rc_memory *mem, rc_fault *
   host_run h;
   int rc = -1;
   if (host_run_init(&h, n->ctx, mem) == 0 && fill_slots(n, s, mem, h.bufs, g.slots, local_bytes) == 0) {
-    native_child c = {&g, s, local_bytes};
-    rc = host_run_fork(&h, child_main, &c, host_run_limit(s), n->kernel, s, fault);
+    native_child c = {&g, s, local_bytes, t ? t->repeat : 0, NULL};
+    rc = host_run_fork(&h, child_main, &c, host_run_limit(s) * (1 + c.repeat), n->kernel, s, fault);
+    if (rc == 0 && t) {
+      t->first_ns = h.rep->first_ns;
+      t->best_ns = h.rep->best_ns;
+    }
   }
   host_run_free(&h);
   free(g.slots);

@@ -27,16 +27,24 @@ static LLVMValueRef ctx_elem(wcg *g, unsigned field, unsigned d) {
   return LLVMBuildLoad2(g->b, g->i64, p, "");
 }
 
-/* The lanes' ids in dimension d (i32: a launch has at most 2^24 work-items), zero-extended. */
+/* The lanes' ids in dimension d (i32: a launch has at most 2^24 work-items), zero-extended. A wave
+ * whose lanes are consecutive in x has only lane 0's filled in (wave_runtime.c): lane 0's plus the
+ * lane number in x, lane 0's in y and z. */
 static LLVMValueRef lane_ids(wcg *g, unsigned field, unsigned d, bool vec) {
   LLVMTypeRef lanes = LLVMArrayType(g->i32, RC_WAVE_MAX_LANES);
   LLVMValueRef idx[3] = {wcg_const_i64(g, 0), wcg_const_i64(g, d), wcg_const_i64(g, 0)};
   LLVMValueRef p = LLVMBuildGEP2(g->b, LLVMArrayType(lanes, 3), wcg_ctx_field(g, field), idx, 3, "");
-  if (!vec) return LLVMBuildZExt(g->b, LLVMBuildLoad2(g->b, g->i32, p, ""), g->i64, "");
+  LLVMValueRef lane0 = LLVMBuildLoad2(g->b, g->i32, p, "");
+  if (!vec) return LLVMBuildZExt(g->b, lane0, g->i64, "");
   LLVMTypeRef vt = LLVMVectorType(g->i32, g->W);
-  LLVMValueRef v = LLVMBuildLoad2(g->b, vt, LLVMBuildBitCast(g->b, p, LLVMPointerType(vt, 0), ""), "");
-  LLVMSetAlignment(v, 4);
-  return LLVMBuildZExt(g->b, v, LLVMVectorType(g->i64, g->W), "");
+  LLVMValueRef all = LLVMBuildLoad2(g->b, vt, LLVMBuildBitCast(g->b, p, LLVMPointerType(vt, 0), ""), "");
+  LLVMSetAlignment(all, 4);
+  LLVMValueRef from0 = wcg_splat(g, lane0);
+  if (d == 0) from0 = LLVMBuildAdd(g->b, from0, LLVMBuildTrunc(g->b, wcg_iota(g), vt, ""), "");
+  LLVMValueRef flags = LLVMBuildLoad2(g->b, g->i64, wcg_ctx_field(g, CTX_FLAGS), "");
+  LLVMValueRef consecutive = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, flags, wcg_const_i64(g, RC_WAVE_CONSECUTIVE_X), ""),
+                                           wcg_const_i64(g, 0), "");
+  return LLVMBuildZExt(g->b, LLVMBuildSelect(g->b, consecutive, from0, all, ""), LLVMVectorType(g->i64, g->W), "");
 }
 
 static LLVMValueRef query(wcg *g, const rc_instr *i, bool vec) {

@@ -72,6 +72,23 @@ static bool is_const_divisor(const rc_value *y, bool is_signed) {
   return v != 0 && !(is_signed && (bits == 1 ? v == 1 : v == -1));
 }
 
+/* A vector of integers of up to 32 bits divided by a vector of them (no lane divides by zero or
+ * overflows: the caller made sure): in double, which x86's vector unit divides (the integer
+ * divisions would be one scalar idiv per lane). Exact: |x| <= 2^32 and a quotient that is not an
+ * integer lies at least 1/|y| from one, while the rounding error of x/y in double is at most
+ * |x/y| 2^-53 <= 2^-21/|y|; so truncating the double quotient gives the integer one. The remainder
+ * is x - q y, in the integers' own arithmetic. */
+static LLVMValueRef divide_in_double(wcg *g, rc_opcode op, LLVMValueRef x, LLVMValueRef y) {
+  bool is_signed = op == RC_OP_SDIV || op == RC_OP_SREM;
+  LLVMTypeRef dt = LLVMVectorType(g->f64, g->W), it = LLVMTypeOf(x);
+  LLVMValueRef xd = is_signed ? LLVMBuildSIToFP(g->b, x, dt, "") : LLVMBuildUIToFP(g->b, x, dt, "");
+  LLVMValueRef yd = is_signed ? LLVMBuildSIToFP(g->b, y, dt, "") : LLVMBuildUIToFP(g->b, y, dt, "");
+  LLVMValueRef qd = LLVMBuildFDiv(g->b, xd, yd, "");
+  LLVMValueRef q = is_signed ? LLVMBuildFPToSI(g->b, qd, it, "") : LLVMBuildFPToUI(g->b, qd, it, "");
+  if (op == RC_OP_SDIV || op == RC_OP_UDIV) return q;
+  return LLVMBuildSub(g->b, x, LLVMBuildMul(g->b, q, y, ""), "");
+}
+
 /* sdiv, udiv, srem, urem: the active lanes' faults first, then the division with the inactive
  * lanes' divisors replaced by 1. A constant divisor other than 0 and -1 needs neither. */
 static LLVMValueRef divide(wcg *g, const rc_instr *i, bool vec) {
@@ -104,6 +121,7 @@ static LLVMValueRef divide(wcg *g, const rc_instr *i, bool vec) {
       if (ovf) wcg_fault_if(g, ovf, i, RC_WAVE_FAULT_DIV_OVERFLOW, NULL, smin_of(g, bits), NULL);
     }
   }
+  if (vec && bits > 1 && bits <= 32 && !is_const_divisor(i->ops[1], is_signed)) return divide_in_double(g, op, x, y);
   switch (op) {
   case RC_OP_SDIV: return LLVMBuildSDiv(g->b, x, y, "");
   case RC_OP_UDIV: return LLVMBuildUDiv(g->b, x, y, "");

@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 struct rc_native_wave {
   rc_ctx *ctx;
@@ -366,20 +365,21 @@ typedef struct wave_child {
   rc_native_wave *n;
   rc_wave_launch *launch;
   rc_native_timing *timing;
+  const rc_wave_kernel *kernel; /* in the child: the JIT's */
+  host_report *report;
 } wave_child;
-
-static uint64_t now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 /* What the report says the child is running, for a crash's message. */
 static void observe_wave(void *user, const rc_wave_ctx *c) {
   host_report *r = user;
   r->wave = c->wave_index;
-  r->wi = c->linear_id[0];
+  r->wi = c->linear_id[0]; /* lane 0's */
   r->lanes = (uint32_t)__builtin_popcountll(c->exists);
+}
+
+static void run_launch(void *arg) {
+  wave_child *wc = arg;
+  if (rc_wave_run_launch(wc->kernel, wc->launch) != 0) host_child_fail(wc->report, "%s", wc->launch->error);
 }
 
 static void child_main(host_run *h, void *arg) {
@@ -393,39 +393,12 @@ static void child_main(host_run *h, void *arg) {
                              {NULL, NULL}};
   LLVMExecutionEngineRef ee = host_child_jit(r, wc->n->mod, hooks);
   const rc_wave_kernel *k = (const rc_wave_kernel *)(uintptr_t)host_child_symbol(ee, r, wc->n->desc_name, false);
-  rc_wave_launch *l = wc->launch;
-  l->observe = observe_wave;
-  l->user = r;
-  uint32_t repeat = wc->timing ? wc->timing->repeat : 0;
-  /* timed runs after the first start from the launch's initial memory again; the first run's
-   * memory is the result */
-  uint8_t **initial = NULL, **result = NULL;
-  if (repeat) {
-    initial = rc_xcalloc(h->mem->nbufs + 1, sizeof *initial);
-    result = rc_xcalloc(h->mem->nbufs + 1, sizeof *result);
-    for (uint32_t b = 0; b < h->mem->nbufs; b++) {
-      initial[b] = rc_xmalloc(h->bufs[b].bytes + 1);
-      result[b] = rc_xmalloc(h->bufs[b].bytes + 1);
-      memcpy(initial[b], h->bufs[b].data, h->bufs[b].bytes);
-    }
-  }
+  wc->kernel = k;
+  wc->report = r;
+  wc->launch->observe = observe_wave;
+  wc->launch->user = r;
   r->phase = HOST_RUNNING;
-  uint64_t best = UINT64_MAX;
-  for (uint32_t run = 0; run <= repeat; run++) {
-    if (run > 0)
-      for (uint32_t b = 0; b < h->mem->nbufs; b++) memcpy(h->bufs[b].data, initial[b], h->bufs[b].bytes);
-    uint64_t t0 = now_ns();
-    if (rc_wave_run_launch(k, l) != 0) host_child_fail(r, "%s", l->error);
-    uint64_t dt = now_ns() - t0;
-    if (run == 0) r->first_ns = dt;
-    if (dt < best) best = dt;
-    if (run == 0 && repeat)
-      for (uint32_t b = 0; b < h->mem->nbufs; b++) memcpy(result[b], h->bufs[b].data, h->bufs[b].bytes);
-  }
-  if (repeat)
-    for (uint32_t b = 0; b < h->mem->nbufs; b++) memcpy(h->bufs[b].data, result[b], h->bufs[b].bytes);
-  r->best_ns = best;
-  r->timed_runs = repeat + 1;
+  host_child_timed_runs(h, wc->timing ? wc->timing->repeat : 0, run_launch, wc);
   r->phase = HOST_FINISHED;
 }
 
@@ -478,7 +451,7 @@ int rc_native_wave_run(rc_native_wave *n, const rc_run_spec *s, rc_memory *mem, 
   l.threads = t ? t->threads : 1;
   int rc = -1;
   if (host_run_init(&h, n->ctx, mem) == 0 && fill_args(n, s, &h, args, local_bytes) == 0) {
-    wave_child c = {n, &l, t};
+    wave_child c = {n, &l, t, NULL, NULL};
     rc = host_run_fork(&h, child_main, &c, host_run_limit(s) * (t && t->repeat ? t->repeat + 1 : 1), n->name, s,
                        fault);
     if (rc == 0 && t) {

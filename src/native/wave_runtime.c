@@ -77,13 +77,22 @@ typedef struct wave_worker {
 
 /* ---- faults -------------------------------------------------------------------------------------- */
 
-static void thread_name(const wave_worker *w, const rc_wave_ctx *c, uint32_t lane, char *buf, size_t len) {
+/* Lane l's global id in dimension d and its linear id (a consecutive wave fills lane 0's only). */
+static uint32_t lane_gid(const rc_wave_ctx *c, int d, uint32_t l) {
+  if (!(c->flags & RC_WAVE_CONSECUTIVE_X)) return c->global_id[d][l];
+  return c->global_id[d][0] + (d == 0 ? l : 0);
+}
+
+static uint64_t lane_linear(const rc_wave_ctx *c, uint32_t l) {
+  return c->flags & RC_WAVE_CONSECUTIVE_X ? c->linear_id[0] + l : c->linear_id[l];
+}
+
+static void thread_name(const rc_wave_ctx *c, uint32_t lane, char *buf, size_t len) {
   if (c->work_dim > 1)
-    snprintf(buf, len, "%" PRIu64 " (global id %u,%u,%u)", c->linear_id[lane],
-             c->global_id[0][lane], c->global_id[1][lane], c->global_id[2][lane]);
+    snprintf(buf, len, "%" PRIu64 " (global id %u,%u,%u)", lane_linear(c, lane), lane_gid(c, 0, lane),
+             lane_gid(c, 1, lane), lane_gid(c, 2, lane));
   else
-    snprintf(buf, len, "%" PRIu64, c->linear_id[lane]);
-  (void)w;
+    snprintf(buf, len, "%" PRIu64, lane_linear(c, lane));
 }
 
 /* Record the fault and leave the wave for the launch. */
@@ -104,13 +113,13 @@ static void fault_text(rc_wave_ctx *c, uint32_t site, int lane, const char *msg)
   const char *where = site < k->nsites ? k->sites[site] : "an unknown instruction";
   if (lane >= 0) {
     char who[96];
-    thread_name(w, c, (uint32_t)lane, who, sizeof who);
+    thread_name(c, (uint32_t)lane, who, sizeof who);
     snprintf(w->error, sizeof w->error, "@%s, %s, thread %s (wave %" PRIu64 ", lane %d): %s", k->name, where, who,
              c->wave_index, lane, msg);
   } else {
     uint32_t n = (uint32_t)__builtin_popcountll(c->exists);
     snprintf(w->error, sizeof w->error, "@%s, %s, wave %" PRIu64 " (threads %" PRIu64 "..%" PRIu64 "): %s", k->name,
-             where, c->wave_index, c->linear_id[0], c->linear_id[n ? n - 1 : 0], msg);
+             where, c->wave_index, lane_linear(c, 0), lane_linear(c, n ? n - 1 : 0), msg);
   }
 }
 
@@ -277,7 +286,10 @@ static int run_coroutines(wave_worker *w) {
 
 /* ---- waves and groups ------------------------------------------------------------------------------------ */
 
-/* Context c as wave i of the current group (n work-items). */
+/* Context c as wave i of the current group (n work-items): the lanes' ids are counted up from lane 0's
+ * (one division per wave, not three per lane: a wave of a small kernel runs for a few hundred
+ * cycles). Lanes past the group's end get the last lane's ids, so that vector code computing with
+ * them (inactive) sees ordinary values. */
 static void start_wave(wave_worker *w, rc_wave_ctx *c, uint32_t i, uint32_t n, uint64_t group_linear) {
   wave_launch_state *ls = w->ls;
   const rc_wave_launch *l = ls->l;
@@ -286,25 +298,27 @@ static void start_wave(wave_worker *w, rc_wave_ctx *c, uint32_t i, uint32_t n, u
   c->exists = nl == 64 ? ~(uint64_t)0 : ((uint64_t)1 << nl) - 1;
   c->wave_index = ls->threaded ? group_linear * ls->waves_per_group + i : w->wave_counter;
   w->wave_counter++;
-  for (uint32_t lane = 0; lane < W; lane++) {
-    uint32_t id = i * W + (lane < nl ? lane : nl - 1), lid[3];
-    lid[0] = id % L[0];
-    lid[1] = id / L[0] % L[1];
-    lid[2] = id / (L[0] * L[1]);
-    uint64_t lin = 0, mul = 1;
+  uint32_t first = i * W, row = L[0], plane = L[0] * L[1];
+  uint32_t lid[3] = {first % row, first / row % L[1], first / plane}, base[3];
+  uint64_t G0 = c->global_size[0], G01 = G0 * c->global_size[1];
+  for (int d = 0; d < 3; d++) base[d] = w->group[d] * ls->local[d];
+  /* lanes that stay within one row of the group have consecutive x and one y and z: lane 0 says
+   * it all (the code adds the lane number itself) */
+  c->flags = 0;
+  if (lid[0] + nl <= row) c->flags |= RC_WAVE_CONSECUTIVE_X | RC_WAVE_UNIFORM_Y | RC_WAVE_UNIFORM_Z;
+  else if (first % plane + nl <= plane) c->flags |= RC_WAVE_UNIFORM_Z;
+  uint32_t fill = c->flags & RC_WAVE_CONSECUTIVE_X ? 1 : W;
+  for (uint32_t lane = 0; lane < fill; lane++) {
     for (int d = 0; d < 3; d++) {
       c->local_id[d][lane] = lid[d];
-      c->global_id[d][lane] = w->group[d] * ls->local[d] + lid[d];
-      lin += c->global_id[d][lane] * mul;
-      mul *= d < (int)l->dims ? l->global[d] : 1;
+      c->global_id[d][lane] = base[d] + lid[d];
     }
-    c->linear_id[lane] = lin;
+    c->linear_id[lane] = c->global_id[0][lane] + c->global_id[1][lane] * G0 + (uint64_t)c->global_id[2][lane] * G01;
+    if (lane + 1 < nl && ++lid[0] == row) {
+      lid[0] = 0;
+      if (++lid[1] == L[1]) lid[1] = 0, lid[2]++;
+    }
   }
-  /* lanes that stay within one row of the group have consecutive x and one y and z */
-  uint32_t first = i * W, row = L[0], plane = L[0] * L[1];
-  c->flags = 0;
-  if (first % row + nl <= row) c->flags |= RC_WAVE_CONSECUTIVE_X | RC_WAVE_UNIFORM_Y | RC_WAVE_UNIFORM_Z;
-  else if (first % plane + nl <= plane) c->flags |= RC_WAVE_UNIFORM_Z;
   if (ls->k->private_bytes) memset(c->private_mem, 0, (size_t)w->private_stride * W);
   if (l->observe) l->observe(l->user, c);
 }
@@ -334,9 +348,9 @@ static int run_group(wave_worker *w, uint64_t g) {
   uint32_t n = w->gsize[0] * w->gsize[1] * w->gsize[2];
   w->nwaves = (n + w->W - 1) / w->W;
   if (!w->ls->k->has_barrier || w->nwaves == 1) {
+    if (setjmp(w->fault_jmp)) return -1; /* a fault of a wave ends the group */
     for (uint32_t i = 0; i < w->nwaves; i++) {
       start_wave(w, &w->ctx[0], i, n, g);
-      if (setjmp(w->fault_jmp)) return -1;
       w->ls->k->run(&w->ctx[0]);
     }
     return 0;
@@ -352,6 +366,14 @@ static void *map_pages(size_t len) {
   return p == MAP_FAILED ? NULL : p;
 }
 
+/* Zeroed memory aligned to a cache line (a launch of a small kernel must not pay for mmap). */
+static void *zalloc(size_t len) {
+  void *p = NULL;
+  if (posix_memalign(&p, 64, len ? len : 1) != 0) return NULL;
+  memset(p, 0, len ? len : 1);
+  return p;
+}
+
 static int worker_init(wave_worker *w, wave_launch_state *ls) {
   const rc_wave_kernel *k = ls->k;
   memset(w, 0, sizeof *w);
@@ -359,10 +381,10 @@ static int worker_init(wave_worker *w, wave_launch_state *ls) {
   w->W = k->wave;
   w->nframes = k->has_barrier ? (uint32_t)ls->waves_per_group : 1;
   w->private_stride = (k->private_bytes + 63) & ~(uint64_t)63;
-  w->ctx = map_pages(sizeof *w->ctx * w->nframes);
+  w->ctx = zalloc(sizeof *w->ctx * w->nframes);
   w->args = calloc(k->nparams + 1, sizeof *w->args);
-  w->local = map_pages(ls->local_total);
-  w->priv = w->private_stride ? map_pages(w->private_stride * w->W * w->nframes) : NULL;
+  w->local = zalloc(ls->local_total);
+  w->priv = w->private_stride ? zalloc(w->private_stride * w->W * w->nframes) : NULL;
   if (!w->ctx || !w->args || !w->local || (w->private_stride && !w->priv)) return -1;
   for (uint32_t p = 0; p < k->nparams; p++)
     w->args[p] = ls->local_arg_off[p] != UINT64_MAX ? (uint64_t)(uintptr_t)(w->local + ls->local_arg_off[p])
@@ -395,9 +417,9 @@ static int worker_init(wave_worker *w, wave_launch_state *ls) {
 }
 
 static void worker_free(wave_worker *w) {
-  if (w->ctx) munmap(w->ctx, sizeof *w->ctx * w->nframes);
-  if (w->local) munmap(w->local, w->ls->local_total ? w->ls->local_total : 1);
-  if (w->priv) munmap(w->priv, w->private_stride * w->W * w->nframes);
+  free(w->ctx);
+  free(w->local);
+  free(w->priv);
   if (w->stacks) munmap(w->stacks, w->stacks_len);
   free(w->args);
   free(w->uc);

@@ -585,6 +585,21 @@ void rc_run_spec_resize(rc_run_spec *s, uint32_t n) {
   s->dims = 1;
 }
 
+int rc_run_spec_scale(rc_run_spec *s, uint32_t k) {
+  uint64_t old = rc_run_spec_threads(s);
+  uint32_t d = s->dims ? s->dims - 1 : 0;
+  if (k == 0 || (uint64_t)s->global[d] * k > UINT32_MAX || old * k > RC_MAX_THREADS) return -1;
+  for (uint32_t i = 0; i < s->nargs; i++) {
+    rc_arg_spec *a = &s->args[i];
+    if (!a->is_buffer || a->uses_n || a->count == 0 || a->count % old != 0) continue;
+    a->uses_n = true;
+    a->n_mul = a->count / old;
+    a->n_add = 0;
+  }
+  s->global[d] *= k;
+  return 0;
+}
+
 bool rc_run_spec_uses_seed(const rc_run_spec *s) {
   for (uint32_t i = 0; i < s->nargs; i++)
     if (s->args[i].is_buffer && s->args[i].init == RC_INIT_RAND) return true;
