@@ -68,9 +68,9 @@ static int wave_row(rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const bench
   int rc = -1;
   snprintf(why, n, "the pipeline failed");
   if (w && rc_inline_calls(w, 100000, NULL) >= 0 && rc_pipeline_run(ctx, w, o->pipeline, NULL, NULL) == 0) {
-    rc_native_wave_opts wo = {o->wave, false, NULL, NULL, false};
+    rc_native_wave_opts wo = {.wave = o->wave};
     rc_native_wave *nw = rc_native_wave_open(ctx, w, &wo);
-    rc_native_timing t = {o->repeat, 1, 0, 0};
+    rc_native_timing t = {.repeat = o->repeat, .threads = 1};
     rc_fault fault = {0};
     snprintf(why, n, "the backend refused it");
     if (nw && rc_memory_init(ctx, &mem, s, w) == 0 && rc_native_wave_run(nw, s, &mem, &t, &fault) == 0) {
@@ -109,7 +109,7 @@ static void bench_kernel(rc_ctx *ctx, const char *path, const rc_llvm_import_opt
     goto out;
   }
   rc_native *nat = rc_native_open(ctx, path, io, k, NULL, shared);
-  rc_native_timing t = {o->repeat, 1, 0, 0};
+  rc_native_timing t = {.repeat = o->repeat, .threads = 1};
   if (!nat || rc_native_tune_for_host(nat) != 0 || rc_memory_init(ctx, &scalar_mem, &s, k) != 0 ||
       rc_native_run_timed(nat, &s, &scalar_mem, &t, &fault) != 0) {
     printf("%-40s %-22s  the one-work-item-at-a-time run fails: skipped\n", path, k->name);

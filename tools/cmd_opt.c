@@ -161,7 +161,7 @@ int cmd_opt(int argc, char **argv) {
   if (rc == EXIT_OK && wave_kernel) {
 #ifdef RECONV_HAVE_LLVM
     const char *inputs[] = {file};
-    rc_native_wave_opts wo = {(uint32_t)W, false, NULL, NULL, false};
+    rc_native_wave_opts wo = {.wave = (uint32_t)W};
     rc_native_wave *n = rc_native_wave_open(&ctx, wave_kernel, &wo);
     char *data = NULL;
     size_t len = 0;

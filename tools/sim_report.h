@@ -48,6 +48,10 @@ typedef struct sim_result {
   bool native;           /* ran on the native wave backend: no issue counts, no traces */
   uint64_t native_first_ns, native_best_ns;
   char native_target[200];
+  uint32_t native_math_ulps; /* --vector-math: the largest error bound of the vector math used (0:
+                                none, the memory is compared exactly) */
+  uint64_t native_max_ulps;  /* ... the largest distance of one of its results from the interpreter's */
+  uint64_t native_float_ulps;/* ... and of a float in memory */
 } sim_result;
 
 /* Returns 0 when the machine ran (check the fault and the verdict in res), -1 after reporting an

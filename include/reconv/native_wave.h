@@ -84,6 +84,7 @@ typedef struct rc_wave_launch {
                                  calling thread alone) */
   void (*observe)(void *user, const rc_wave_ctx *ctx); /* called as each wave starts (or NULL) */
   void *user;
+  uint64_t math_ulps;         /* out: the largest distance rc_wave_rt_check_math saw */
   char error[512];            /* out: the fault that ended the launch ("@k, block B, instruction
                                  `...`, thread 17 (wave 1, lane 1): division by zero") */
 } rc_wave_launch;
@@ -116,6 +117,10 @@ typedef struct rc_wave_call {
 } rc_wave_call;
 uint64_t rc_wave_rt_builtin(rc_wave_ctx *ctx, const rc_wave_call *call, uint32_t site, uint32_t lane,
                             const uint64_t *args);
+/* check_math: the active lanes of a vector math result (got) against the interpreter's function on
+ * their operands (a, b: W lanes each, slot encoding); a lane further than `ulps` faults. */
+void rc_wave_rt_check_math(rc_wave_ctx *ctx, const rc_wave_call *call, uint32_t site, uint64_t exec, uint32_t ulps,
+                           const uint64_t *a, const uint64_t *b, const uint64_t *got);
 
 enum { /* rc_wave_rt_fault's kinds */
   RC_WAVE_FAULT_DIV_ZERO, RC_WAVE_FAULT_DIV_OVERFLOW, RC_WAVE_FAULT_UNREACHABLE,
@@ -134,6 +139,9 @@ typedef struct rc_native_wave_opts {
                              functions (results within OpenCL's ulp bounds, not bit-identical) */
   const char *cpu;        /* NULL: the host's, as LLVM names it */
   const char *features;   /* NULL: the host's, as LLVM detects them */
+  bool check_math;        /* with vector_math: every result of the vector math library is compared,
+                             lane by lane, with the interpreter's function on the same operands, and
+                             one further from it than OpenCL 1.2's bound (section 7.4) faults */
   bool drop_merges;       /* for the tests of the tests only: vector results and vector register
                              writes replace the inactive lanes' elements instead of merging under
                              exec (wrong code, which tests/property/prop_native_wave.c must catch) */
@@ -150,6 +158,8 @@ typedef struct rc_native_timing {
   uint32_t threads;     /* in: worker threads (0, 1: one) */
   uint64_t first_ns;    /* out: the first run (the one whose memory is returned) */
   uint64_t best_ns;     /* out: the fastest of all runs */
+  uint64_t math_ulps;   /* out, with check_math: the largest distance of a vector math result from
+                           the interpreter's, in ulp */
 } rc_native_timing;
 
 /* Run the kernel for launch s (s->wave must be the compiled W) on mem (rc_memory_init for the same
@@ -168,8 +178,13 @@ int rc_native_wave_emit(rc_native_wave *n, rc_native_format format, char **data,
 /* The format a file name asks for (.ll, .bc, .o), or -1. */
 int rc_native_format_of(const char *path);
 
-/* What the code was generated for: "W=16, cpu znver3, avx512f avx512bw ...". */
+/* What the code was generated for: "W=16, x86_64-pc-linux-gnu, cpu znver3, avx512f". */
 const char *rc_native_wave_target(const rc_native_wave *n);
+
+/* With vector_math: the largest error bound, in ulp (OpenCL 1.2 section 7.4), of the math
+ * functions the code computes with the vector math library; 0 when it computes none (every result
+ * is then the interpreter's, bit for bit). */
+uint32_t rc_native_wave_math_ulps(const rc_native_wave *n);
 
 void rc_native_wave_close(rc_native_wave *n);
 

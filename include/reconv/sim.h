@@ -182,6 +182,16 @@ uint64_t rc_buffer_checksum(const rc_buffer *b);  /* FNV-1a 64 over one buffer *
 rc_buffer *rc_memory_find(const rc_memory *mem, const char *param);
 /* Compare buffers; on the first difference writes a description to `why` and returns false. */
 bool rc_memory_equal(const rc_memory *a, const rc_memory *b, char *why, size_t whylen);
+/* rc_memory_equal, but a float element (f32, f64 buffers) may differ from a's by up to `ulps` units
+ * in the last place (NaN matches NaN; infinities and zeros of either sign must match exactly);
+ * *max_ulps (may be NULL) receives the largest difference seen. For results of math functions
+ * whose precision a standard bounds (OpenCL 1.2 section 7.4) rather than fixes. */
+bool rc_memory_equal_ulps(const rc_memory *a, const rc_memory *b, uint64_t ulps, uint64_t *max_ulps, char *why,
+                          size_t whylen);
+/* The distance of two floats (memory images of an f32 or f64) in units in the last place: 0 for
+ * equal values and for two NaNs; UINT64_MAX when they differ and either is a NaN, an infinity or a
+ * zero, or their signs differ (which no rounding error explains). */
+uint64_t rc_ulp_distance(const void *x, const void *y, rc_type t);
 /* Format element i of a buffer ("17", "-2.5") into buf. */
 void rc_buffer_format_elem(const rc_buffer *b, uint64_t i, char *buf, size_t len);
 

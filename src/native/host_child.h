@@ -38,6 +38,7 @@ typedef struct host_report {
   volatile int exit_code;
   volatile uint32_t timed_runs; /* timed runs: how many, and the shortest one's nanoseconds */
   volatile uint64_t best_ns, first_ns;
+  volatile uint64_t math_ulps; /* the wave backend's check_math: the largest distance seen */
   char message[sizeof(((rc_fault *)0)->message) - 64];
 } host_report;
 

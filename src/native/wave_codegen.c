@@ -596,4 +596,6 @@ void wcg_free(wcg *g) {
   free(g->slot_only);
   for (uint32_t s = 0; s < g->sites.len; s++) free(g->sites.data[s]);
   rc_vec_free(&g->sites);
+  for (uint32_t s = 0; s < g->math_fns.len; s++) free(g->math_fns.data[s]);
+  rc_vec_free(&g->math_fns);
 }

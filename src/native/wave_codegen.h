@@ -56,6 +56,11 @@ typedef struct wcg {
   uint32_t W;
   bool vector_math;
   bool drop_merges;       /* rc_native_wave_opts.drop_merges */
+  bool check_math;        /* rc_native_wave_opts.check_math */
+  unsigned vector_bits;   /* the host's vector registers: 512 (AVX-512), 256 (AVX2) or 128 */
+  uint32_t math_ulps;     /* vector_math: the largest error bound (OpenCL 1.2, 7.4) of the math
+                             functions the code computes through the vector math library */
+  RC_VEC(char *) math_fns;/* ... and their names there (_ZGVeN16v_sinf), each once */
   LLVMContextRef lc;
   LLVMModuleRef mod;
   LLVMBuilderRef b;
@@ -143,6 +148,8 @@ LLVMValueRef wcg_emit_mem(wcg *g, const rc_instr *i, bool scalar);  /* wave_code
 LLVMValueRef wcg_emit_call(wcg *g, const rc_instr *i, bool scalar); /* wave_codegen_call.c */
 /* The affine form of a result (wave_codegen_mem.c), after its value is known. */
 void wcg_affine_of(wcg *g, const rc_instr *i, bool scalar);
+/* The constant rc_wave_call that describes call instruction i (wave_codegen_call.c). */
+LLVMValueRef wcg_call_desc(wcg *g, const rc_instr *i);
 /* Atomic read-modify-writes per active lane in lane order (wave_codegen_mem.c); op: the builtin. */
 LLVMValueRef wcg_emit_atomic(wcg *g, const rc_instr *i, rc_builtin op, const rc_value *ptr,
                              const rc_value *val, const rc_value *val2, bool scalar);

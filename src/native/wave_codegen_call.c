@@ -13,11 +13,16 @@
  * - Integer math (min, max, abs, popcount, clz, ctz) is exact in LLVM's intrinsics.
  * - The long tail (class OTHER) calls rc_wave_rt_builtin per active lane, with a constant that
  *   describes the call; the runtime runs the interpreter's sim_builtin_other.
+ * - With --vector-math (rc_native_wave_opts.vector_math) the transcendental functions go to glibc's
+ *   vector math library, libmvec (_ZGVeN16v_sinf: 16 floats in a zmm register), whose results are
+ *   within OpenCL's error bounds but not the interpreter's bits; the check then compares floats
+ *   within those bounds.
  * - barrier: every lane must be active (else a fault, as in the simulators), then the runtime
  *   switches to the next wave of the group. */
 #include "wave_codegen.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* ---- queries ---------------------------------------------------------------------------------- */
 
@@ -65,6 +70,105 @@ static LLVMValueRef query(wcg *g, const rc_instr *i, bool vec) {
   bool lanes = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind;
   if (vec && !lanes) v = wcg_splat(g, v);
   return LLVMBuildTrunc(g->b, v, vec ? LLVMVectorType(t, g->W) : t, "");
+}
+
+/* ---- vector math (libmvec) ------------------------------------------------------------------------ */
+
+typedef struct vector_math_fn vector_math_fn;
+struct vector_math_fn {
+  rc_builtin bi;
+  const char *name; /* libmvec's name of the double form; the float form adds 'f' */
+  unsigned nargs;
+  unsigned ulps;    /* OpenCL 1.2, tables 7.1 and 7.2 (the same for float and double) */
+};
+
+/* Only the functions whose OpenCL bound is at least glibc's for libmvec (4 ulp for every function,
+ * glibc's manual, "Known Maximum Errors"): exp, exp2, exp10, expm1, log, log2, log10 (OpenCL: 3 ulp),
+ * log1p and cbrt (2 ulp) stay the interpreter's, lane by lane. (check_math caught libmvec's exp10f
+ * 4 ulp away at 0.2247678 on tests/corpus/misc/math_float.cl.) */
+static const vector_math_fn vector_math_fns[] = {
+    {RC_BI_SIN, "sin", 1, 4},     {RC_BI_COS, "cos", 1, 4},     {RC_BI_TAN, "tan", 1, 5},
+    {RC_BI_POW, "pow", 2, 16},    {RC_BI_ATAN2, "atan2", 2, 6}, {RC_BI_HYPOT, "hypot", 2, 4},
+    {RC_BI_ACOS, "acos", 1, 4},   {RC_BI_ASIN, "asin", 1, 4},   {RC_BI_ATAN, "atan", 1, 5},
+    {RC_BI_ACOSH, "acosh", 1, 4}, {RC_BI_ASINH, "asinh", 1, 4}, {RC_BI_ATANH, "atanh", 1, 5},
+    {RC_BI_SINH, "sinh", 1, 4},   {RC_BI_COSH, "cosh", 1, 4},   {RC_BI_TANH, "tanh", 1, 5},
+    {RC_BI_ERF, "erf", 1, 16},    {RC_BI_ERFC, "erfc", 1, 16},
+};
+
+static const vector_math_fn *vector_math_of(rc_builtin f) {
+  for (size_t i = 0; i < sizeof vector_math_fns / sizeof *vector_math_fns; i++)
+    if (vector_math_fns[i].bi == f) return &vector_math_fns[i];
+  return NULL;
+}
+
+/* The lanes of a vector as W slots in an alloca of the entry block (for the runtime to read). */
+static LLVMValueRef lanes_in_memory(wcg *g, LLVMValueRef v, rc_type t) {
+  LLVMTypeRef at = LLVMArrayType(g->i64, g->W), v64 = LLVMVectorType(g->i64, g->W);
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(g->entry));
+  LLVMValueRef a = LLVMBuildAlloca(g->b, at, "lanes.mem");
+  LLVMPositionBuilderAtEnd(g->b, here);
+  LLVMValueRef slots = t == RC_F64 ? LLVMBuildBitCast(g->b, v, v64, "")
+                                   : LLVMBuildZExt(g->b, LLVMBuildBitCast(g->b, v, LLVMVectorType(g->i32, g->W), ""), v64, "");
+  LLVMValueRef st = LLVMBuildStore(g->b, slots, LLVMBuildBitCast(g->b, a, LLVMPointerType(v64, 0), ""));
+  LLVMSetAlignment(st, 8);
+  return LLVMBuildBitCast(g->b, a, LLVMPointerType(g->i64, 0), "");
+}
+
+/* check_math: the runtime compares the active lanes with the interpreter's function. */
+static void check_math(wcg *g, const rc_instr *i, const struct vector_math_fn *m, LLVMValueRef *args, LLVMValueRef got) {
+  rc_type t = (rc_type)i->v.type;
+  LLVMTypeRef p64 = LLVMPointerType(g->i64, 0);
+  LLVMValueRef desc = wcg_call_desc(g, i);
+  LLVMTypeRef pt[8] = {LLVMPointerType(g->ctx_t, 0), LLVMTypeOf(desc), g->i32, g->i64, g->i32, p64, p64, p64};
+  LLVMValueRef a = lanes_in_memory(g, args[0], t);
+  LLVMValueRef b = m->nargs == 2 ? lanes_in_memory(g, args[1], t) : a;
+  LLVMValueRef cargs[8] = {g->ctxp, desc, wcg_const_i32(g, wcg_site(g, i)), wcg_exec(g), wcg_const_i32(g, m->ulps), a, b,
+                           lanes_in_memory(g, got, t)};
+  wcg_call(g, "rc_wave_rt_check_math", g->void_t, pt, 8, cargs);
+}
+
+/* Lanes [from, from + n) of a <W x T> vector. */
+static LLVMValueRef lanes_of(wcg *g, LLVMValueRef v, unsigned from, unsigned n) {
+  LLVMValueRef idx[RC_WAVE_MAX_LANES];
+  for (unsigned l = 0; l < n; l++) idx[l] = wcg_const_i32(g, from + l);
+  return LLVMBuildShuffleVector(g->b, v, LLVMGetUndef(LLVMTypeOf(v)), LLVMConstVector(idx, n), "");
+}
+
+/* The builtin through libmvec: the widest variant whose vectors the host's registers hold and that
+ * does not exceed W lanes ('e' 512 bits, 'd' 256, 'b' 128: the vector function ABI of x86-64),
+ * called on the wave's lanes in pieces of that many, the pieces put together again. NULL when the
+ * type has no libmvec form (f16). */
+static LLVMValueRef vector_math(wcg *g, const rc_instr *i, const vector_math_fn *m) {
+  rc_type t = (rc_type)i->v.type;
+  if (t != RC_F32 && t != RC_F64) return NULL;
+  unsigned bits = g->vector_bits, elem = t == RC_F32 ? 32 : 64, vl = bits / elem;
+  while (vl > g->W && bits > 128) bits /= 2, vl /= 2;
+  if (vl > g->W) return NULL;
+  char isa = bits == 512 ? 'e' : bits == 256 ? 'd' : 'b';
+  char name[64];
+  snprintf(name, sizeof name, "_ZGV%cN%u%s_%s%s", isa, vl, m->nargs == 2 ? "vv" : "v", m->name, t == RC_F32 ? "f" : "");
+  bool seen = false;
+  for (uint32_t f = 0; f < g->math_fns.len && !seen; f++) seen = strcmp(g->math_fns.data[f], name) == 0;
+  if (!seen) rc_vec_push(&g->math_fns, rc_xstrdup(name));
+  if (m->ulps > g->math_ulps) g->math_ulps = m->ulps;
+  LLVMValueRef args[2] = {wcg_vector(g, i->ops[0]), m->nargs == 2 ? wcg_vector(g, i->ops[1]) : NULL};
+  LLVMTypeRef vt = LLVMVectorType(wcg_type(g, t), vl), pt[2] = {vt, vt};
+  LLVMValueRef parts[RC_WAVE_MAX_LANES];
+  unsigned np = g->W / vl;
+  for (unsigned p = 0; p < np; p++) {
+    LLVMValueRef a[2] = {lanes_of(g, args[0], p * vl, vl), m->nargs == 2 ? lanes_of(g, args[1], p * vl, vl) : NULL};
+    parts[p] = wcg_call(g, name, vt, pt, m->nargs, a);
+  }
+  /* put the pieces together, pairwise: shufflevector concatenates two vectors of one type */
+  for (unsigned width = vl; np > 1; np /= 2, width *= 2)
+    for (unsigned p = 0; p < np / 2; p++) {
+      LLVMValueRef idx[RC_WAVE_MAX_LANES];
+      for (unsigned l = 0; l < 2 * width; l++) idx[l] = wcg_const_i32(g, l);
+      parts[p] = LLVMBuildShuffleVector(g->b, parts[2 * p], parts[2 * p + 1], LLVMConstVector(idx, 2 * width), "");
+    }
+  if (g->check_math) check_math(g, i, m, args, parts[0]);
+  return parts[0];
 }
 
 /* ---- math --------------------------------------------------------------------------------------- */
@@ -129,6 +233,9 @@ static LLVMValueRef math(wcg *g, const rc_instr *i, bool vec) {
     LLVMValueRef one = LLVMConstReal(wcg_type(g, t), 1.0);
     return LLVMBuildFDiv(g->b, vec ? wcg_splat(g, one) : one, s, "");
   }
+  const vector_math_fn *vm = vec && g->vector_math ? vector_math_of(f) : NULL;
+  LLVMValueRef v = vm ? vector_math(g, i, vm) : NULL;
+  if (v) return v;
   if (bi->sig == RC_SIG_I1 || bi->sig == RC_SIG_I2) {
     LLVMValueRef args[2] = {wcg_operand(g, i->ops[0], vec), n > 1 ? wcg_operand(g, i->ops[1], vec) : NULL};
     switch (f) { /* 0 gives the width, the smallest integer's abs wraps: the flags say so */
@@ -152,7 +259,7 @@ static LLVMValueRef math(wcg *g, const rc_instr *i, bool vec) {
 /* ---- the long tail ----------------------------------------------------------------------------------- */
 
 /* The constant rc_wave_call of instruction i (see include/reconv/native_wave.h). */
-static LLVMValueRef call_desc(wcg *g, const rc_instr *i) {
+LLVMValueRef wcg_call_desc(wcg *g, const rc_instr *i) {
   LLVMTypeRef i16 = g->i16, f[5] = {g->i32, g->i32, g->i64, i16, LLVMArrayType(i16, 4)};
   LLVMTypeRef t = LLVMGetTypeByName2(g->lc, "rc_wave_call");
   if (!t) {
@@ -205,7 +312,7 @@ static LLVMValueRef other(wcg *g, const rc_instr *i, bool vec) {
   s.i = i;
   s.t = (rc_type)i->v.type;
   s.n = i->nops < 4 ? i->nops : 4;
-  s.desc = call_desc(g, i);
+  s.desc = wcg_call_desc(g, i);
   s.site = wcg_const_i32(g, wcg_site(g, i));
   for (unsigned o = 0; o < s.n; o++) s.a[o] = wcg_scalar(g, i->ops[o]), s.vec[o] = !wave_value_is_scalar(i->ops[o]);
   LLVMBasicBlockRef at = LLVMGetInsertBlock(g->b);
@@ -258,6 +365,10 @@ LLVMValueRef wcg_emit_call(wcg *g, const rc_instr *i, bool scalar) {
   case RC_SIG_ATOMIC: return wcg_emit_atomic(g, i, f, i->ops[0], i->ops[1], NULL, scalar);
   case RC_SIG_CMPXCHG: return wcg_emit_atomic(g, i, f, i->ops[0], i->ops[1], i->ops[2], scalar);
   case RC_SIG_MEMCPY: case RC_SIG_MEMSET: return wcg_emit_mem(g, i, scalar);
-  default: return other(g, i, vec);
+  default: {
+    const vector_math_fn *vm = vec && g->vector_math ? vector_math_of(f) : NULL;
+    LLVMValueRef v = vm ? vector_math(g, i, vm) : NULL;
+    return v ? v : other(g, i, vec);
+  }
   }
 }

@@ -13,11 +13,13 @@
 #include "../sim/decode.h"
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +37,26 @@ struct rc_native_wave {
   uint32_t nparams;
   char **param_names;
   uint8_t *param_kinds;
+  uint32_t math_ulps;     /* > 0: math goes through libmvec, within this many ulp */
 };
+
+#define VECTOR_MATH_LIBRARY "libmvec.so.1" /* glibc's vector math, on every x86-64 Debian machine */
+
+/* Does the host's vector math library have every function the code calls? */
+static int check_vector_math(rc_native_wave *n, const wcg *g) {
+  if (!g->math_fns.len) return 0;
+  void *h = dlopen(VECTOR_MATH_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  if (!h)
+    return rc_error(n->ctx, "kernel @%s: --vector-math needs glibc's vector math library (%s), which this machine "
+                            "lacks", n->name, VECTOR_MATH_LIBRARY);
+  int rc = 0;
+  for (uint32_t f = 0; f < g->math_fns.len && rc == 0; f++)
+    if (!dlsym(h, g->math_fns.data[f]))
+      rc = rc_error(n->ctx, "kernel @%s: the vector math library (%s) has no %s (an older glibc); run without "
+                            "--vector-math", n->name, VECTOR_MATH_LIBRARY, g->math_fns.data[f]);
+  dlclose(h);
+  return rc;
+}
 
 /* ---- checks ---------------------------------------------------------------------------------------- */
 
@@ -228,6 +249,8 @@ static int generate(rc_native_wave *n, const rc_kernel *k, const rc_kernel *rk, 
   g.W = n->W;
   g.vector_math = o->vector_math;
   g.drop_merges = o->drop_merges;
+  g.check_math = o->vector_math && o->check_math;
+  g.vector_bits = has_feature(n->features, "avx512f") ? 512 : has_feature(n->features, "avx") ? 256 : 128;
   g.lc = n->lc;
   g.mod = n->mod;
   char *fname;
@@ -247,8 +270,10 @@ static int generate(rc_native_wave *n, const rc_kernel *k, const rc_kernel *rk, 
       add_attr(n->lc, reset, "target-features", n->features);
     }
     add_descriptor(n, &g, k, reset);
+    n->math_ulps = g.math_ulps;
+    if (check_vector_math(n, &g) != 0) rc = -1;
     char *msg = NULL;
-    if (LLVMVerifyModule(n->mod, LLVMReturnStatusAction, &msg)) {
+    if (rc == 0 && LLVMVerifyModule(n->mod, LLVMReturnStatusAction, &msg)) {
       rc = rc_error(n->ctx, "kernel @%s: the native wave backend made an invalid module (a bug of reconv):\n%s",
                     k->name, msg);
     }
@@ -260,7 +285,7 @@ static int generate(rc_native_wave *n, const rc_kernel *k, const rc_kernel *rk, 
 }
 
 rc_native_wave *rc_native_wave_open(rc_ctx *ctx, const rc_kernel *k, const rc_native_wave_opts *o) {
-  rc_native_wave_opts dflt = {16, false, NULL, NULL, false};
+  rc_native_wave_opts dflt = {16, false, NULL, NULL, false, false};
   if (!o) o = &dflt;
   if (k->level != RC_LEVEL_WAVE) {
     rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
@@ -294,6 +319,8 @@ rc_native_wave *rc_native_wave_open(rc_ctx *ctx, const rc_kernel *k, const rc_na
 }
 
 const char *rc_native_wave_target(const rc_native_wave *n) { return n->target_text; }
+
+uint32_t rc_native_wave_math_ulps(const rc_native_wave *n) { return n->math_ulps; }
 
 void rc_native_wave_close(rc_native_wave *n) {
   if (!n) return;
@@ -380,16 +407,20 @@ static void observe_wave(void *user, const rc_wave_ctx *c) {
 static void run_launch(void *arg) {
   wave_child *wc = arg;
   if (rc_wave_run_launch(wc->kernel, wc->launch) != 0) host_child_fail(wc->report, "%s", wc->launch->error);
+  if (wc->launch->math_ulps > wc->report->math_ulps) wc->report->math_ulps = wc->launch->math_ulps;
 }
 
 static void child_main(host_run *h, void *arg) {
   wave_child *wc = arg;
   host_report *r = h->rep;
   host_child_handlers(r);
+  if (wc->n->math_ulps && LLVMLoadLibraryPermanently(VECTOR_MATH_LIBRARY))
+    host_child_fail(r, "cannot load the vector math library %s", VECTOR_MATH_LIBRARY);
   const host_hook hooks[] = {{"rc_wave_rt_fault", (void *)rc_wave_rt_fault},
                              {"rc_wave_rt_barrier", (void *)rc_wave_rt_barrier},
                              {"rc_wave_rt_math", (void *)rc_wave_rt_math},
                              {"rc_wave_rt_builtin", (void *)rc_wave_rt_builtin},
+                             {"rc_wave_rt_check_math", (void *)rc_wave_rt_check_math},
                              {NULL, NULL}};
   LLVMExecutionEngineRef ee = host_child_jit(r, wc->n->mod, hooks);
   const rc_wave_kernel *k = (const rc_wave_kernel *)(uintptr_t)host_child_symbol(ee, r, wc->n->desc_name, false);
@@ -457,6 +488,7 @@ int rc_native_wave_run(rc_native_wave *n, const rc_run_spec *s, rc_memory *mem, 
     if (rc == 0 && t) {
       t->first_ns = h.rep->first_ns;
       t->best_ns = h.rep->best_ns;
+      t->math_ulps = h.rep->math_ulps;
     }
   }
   host_run_free(&h);

@@ -72,6 +72,7 @@ typedef struct wave_worker {
   bool in_coroutine;
   jmp_buf fault_jmp;
   bool failed;
+  uint64_t math_ulps;       /* rc_wave_rt_check_math's largest distance */
   char error[512];
 } wave_worker;
 
@@ -209,6 +210,46 @@ uint64_t rc_wave_rt_builtin(rc_wave_ctx *ctx, const rc_wave_call *call, uint32_t
     fail_wave(ctx->rt);
   }
   return out.u;
+}
+
+/* The interpreter's value of a math builtin on one lane's operands (slot encoding). */
+static uint64_t reference_math(const rc_wave_call *call, uint64_t a, uint64_t b) {
+  const rc_builtin_info *bi = rc_builtin_get((rc_builtin)call->builtin);
+  if (bi->sig != RC_SIG_OTHER) return rc_wave_rt_math(call->builtin, call->type, a, b, 0);
+  sim_bcall c;
+  memset(&c, 0, sizeof c);
+  c.f = (rc_builtin)call->builtin;
+  c.ty = (rc_type)call->type;
+  c.nargs = call->nargs;
+  for (uint32_t o = 0; o < c.nargs && o < 4; o++) c.atys[o] = (rc_type)call->atypes[o];
+  sim_slot args[2], out;
+  args[0].u = a, args[1].u = b;
+  c.args = args;
+  char why[200];
+  return sim_builtin_other(&c, &out, why, sizeof why) == 0 ? out.u : 0;
+}
+
+void rc_wave_rt_check_math(rc_wave_ctx *ctx, const rc_wave_call *call, uint32_t site, uint64_t exec, uint32_t ulps,
+                           const uint64_t *a, const uint64_t *b, const uint64_t *got) {
+  wave_worker *w = ctx->rt;
+  rc_type t = (rc_type)call->type;
+  for (uint64_t m = exec; m; m &= m - 1) {
+    uint32_t l = (uint32_t)__builtin_ctzll(m);
+    uint64_t ref = reference_math(call, a[l], b[l]);
+    /* slots hold floats in their low 4 bytes, doubles in all 8 (little-endian) */
+    uint64_t d = rc_ulp_distance(&ref, &got[l], t);
+    if (d > w->math_ulps && d != UINT64_MAX) w->math_ulps = d;
+    if (d <= ulps) continue;
+    sim_slot x, y, e;
+    x.u = ref, y.u = got[l], e.u = a[l];
+    char msg[300];
+    snprintf(msg, sizeof msg, "the vector math library's @%s of %.9g gives %.9g, the interpreter's %.9g: %s, more than "
+             "OpenCL 1.2's bound of %u ulp (section 7.4)", rc_builtin_get((rc_builtin)call->builtin)->name,
+             sim_fget(e, t), sim_fget(y, t), sim_fget(x, t), d == UINT64_MAX ? "not the same kind of value" : "too far",
+             ulps);
+    fault_text(ctx, site, (int)l, msg);
+    fail_wave(w);
+  }
 }
 
 /* ---- barriers ------------------------------------------------------------------------------------------ */
@@ -506,6 +547,9 @@ int rc_wave_run_launch(const rc_wave_kernel *k, rc_wave_launch *l) {
     free(th);
   }
   if (ls.failed) rc = -1;
+  l->math_ulps = 0;
+  for (uint32_t t = 0; ws && t < nthreads; t++)
+    if (ws[t].ls && ws[t].math_ulps > l->math_ulps) l->math_ulps = ws[t].math_ulps;
   for (uint32_t t = 0; ws && t < nthreads; t++)
     if (ws[t].ls) worker_free(&ws[t]);
   free(ws);

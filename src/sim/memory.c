@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 /* ---- initial contents ----------------------------------------------------------------------- */
@@ -175,6 +176,59 @@ bool rc_memory_equal(const rc_memory *a, const rc_memory *b, char *why, size_t w
     snprintf(why, whylen, "buffer %%%s, element %" PRIu64 " (byte %" PRIu64 "): expected %s, got %s",
              x->param, elem, at, ex, got);
     return false;
+  }
+  return true;
+}
+
+/* Between two finite non-zero floats of one sign, the difference of their bit patterns read as
+ * integers (consecutive floats are consecutive integers). */
+uint64_t rc_ulp_distance(const void *x, const void *y, rc_type t) {
+  if (t == RC_F32) {
+    float a, b;
+    uint32_t ua, ub;
+    memcpy(&a, x, 4), memcpy(&b, y, 4), memcpy(&ua, x, 4), memcpy(&ub, y, 4);
+    if (isnan(a) && isnan(b)) return 0;
+    if (isnan(a) || isnan(b) || isinf(a) || isinf(b) || a == 0 || b == 0 || signbit(a) != signbit(b))
+      return ua == ub ? 0 : UINT64_MAX;
+    return ua > ub ? ua - ub : ub - ua;
+  }
+  double a, b;
+  uint64_t ua, ub;
+  memcpy(&a, x, 8), memcpy(&b, y, 8), memcpy(&ua, x, 8), memcpy(&ub, y, 8);
+  if (isnan(a) && isnan(b)) return 0;
+  if (isnan(a) || isnan(b) || isinf(a) || isinf(b) || a == 0 || b == 0 || signbit(a) != signbit(b))
+    return ua == ub ? 0 : UINT64_MAX;
+  return ua > ub ? ua - ub : ub - ua;
+}
+
+bool rc_memory_equal_ulps(const rc_memory *a, const rc_memory *b, uint64_t ulps, uint64_t *max_ulps, char *why,
+                          size_t whylen) {
+  if (max_ulps) *max_ulps = 0;
+  if (a->nbufs != b->nbufs) return rc_memory_equal(a, b, why, whylen);
+  for (uint32_t i = 0; i < a->nbufs; i++) {
+    const rc_buffer *x = &a->bufs[i], *y = &b->bufs[i];
+    if (strcmp(x->param, y->param) != 0 || x->elem != y->elem || x->count != y->count) return rc_memory_equal(a, b, why, whylen);
+    unsigned size = rc_type_size(x->elem);
+    if (x->elem != RC_F32 && x->elem != RC_F64) {
+      if (memcmp(x->data, y->data, x->count * size) == 0) continue;
+      return rc_memory_equal(a, b, why, whylen); /* names the first difference */
+    }
+    for (uint64_t e = 0; e < x->count; e++) {
+      uint64_t d = rc_ulp_distance(x->data + e * size, y->data + e * size, x->elem);
+      if (d <= ulps) {
+        if (max_ulps && d > *max_ulps) *max_ulps = d;
+        continue;
+      }
+      char ex[64], got[64];
+      rc_buffer_format_elem(x, e, ex, sizeof ex);
+      rc_buffer_format_elem(y, e, got, sizeof got);
+      if (d == UINT64_MAX)
+        snprintf(why, whylen, "buffer %%%s, element %" PRIu64 ": expected %s, got %s", x->param, e, ex, got);
+      else
+        snprintf(why, whylen, "buffer %%%s, element %" PRIu64 ": expected %s, got %s (%" PRIu64 " ulp apart, more "
+                 "than %" PRIu64 ")", x->param, e, ex, got, d, ulps);
+      return false;
+    }
   }
   return true;
 }

@@ -55,7 +55,7 @@ static rc_kernel *kernel_for(rc_module *m, unsigned it, bool *barriers) {
 /* The lowered kernel natively: 0 with mem filled, or -1 (fault or error: *why says which). */
 static int native_run(rc_ctx *ctx, const rc_kernel *w, const rc_run_spec *s, bool drop_merges, rc_memory *mem,
                       char *why, size_t n) {
-  rc_native_wave_opts o = {s->wave, false, NULL, NULL, drop_merges};
+  rc_native_wave_opts o = {.wave = s->wave, .drop_merges = drop_merges};
   rc_native_wave *nw = rc_native_wave_open(ctx, w, &o);
   if (!nw) {
     snprintf(why, n, "the backend refused the kernel");

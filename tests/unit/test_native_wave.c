@@ -40,7 +40,7 @@ static bool run_both(both *b, const char *text, uint32_t W, uint32_t threads, bo
   if (W) b->s.wave = W;
   b->sim_rc = rc_memory_init(&b->d.ctx, &b->sim, &b->s, b->k);
   if (b->sim_rc == 0) b->sim_rc = rc_wave_run(&b->d.ctx, b->k, &b->s, &b->sim, NULL, NULL, &b->sim_fault, NULL);
-  rc_native_wave_opts o = {b->s.wave, false, NULL, NULL, drop_merges};
+  rc_native_wave_opts o = {.wave = b->s.wave, .drop_merges = drop_merges};
   rc_native_wave *n = rc_native_wave_open(&b->d.ctx, b->k, &o);
   if (!n) {
     fprintf(stderr, "%s", b->d.text);
@@ -423,6 +423,62 @@ TEST(faults_carry_the_simulators_messages) {
                    "barrier divergence");
 }
 
+TEST(vector_math_through_libmvec_within_opencl_bounds) {
+  /* sin and pow through glibc's vector math library: each result checked in place against the
+   * interpreter's function (check_math), within OpenCL 1.2's bound; the module calls libmvec */
+  const char *text = "wave kernel @vm(ptr %out) !run \"--global 48 --wave 16 --arg out=f32[N]\" {\n"
+                     "entry:\n"
+                     "  %id = call i32 @global_id(i32 0)\n"
+                     "  %f = sitofp i32 %id to f32\n"
+                     "  %x = fmul f32 %f, 0.37\n"
+                     "  %s = call f32 @sin(f32 %x)\n"
+                     "  %p = call f32 @pow(f32 %x, f32 1.5)\n"
+                     "  %r = fadd f32 %s, %p\n"
+                     "  %q = gep ptr %out, i32 %id, 4\n"
+                     "  store f32 %r, ptr %q\n"
+                     "  ret\n"
+                     "}\n";
+  test_diags d;
+  test_diags_init(&d);
+  rc_module *m = test_parse(&d, text);
+  CHECK(m != NULL);
+  if (!m) return;
+  rc_native_wave_opts o = {.wave = 16, .vector_math = true, .check_math = true};
+  rc_native_wave *n = rc_native_wave_open(&d.ctx, m->kernels[0], &o);
+  CHECK(n != NULL);
+  if (!n) {
+    fprintf(stderr, "%s", d.text);
+    rc_module_free(m);
+    return;
+  }
+  CHECK_EQ_INT(rc_native_wave_math_ulps(n), 16); /* pow's bound */
+  char *ir = NULL;
+  size_t len = 0;
+  CHECK(rc_native_wave_emit(n, RC_NATIVE_LL, &ir, &len) == 0);
+  CHECK_STR_CONTAINS(ir, "v_sinf");
+  CHECK_STR_CONTAINS(ir, "vv_powf");
+  free(ir);
+  rc_run_spec s;
+  rc_run_spec_init(&s);
+  CHECK(rc_run_spec_parse_kernel(&d.ctx, &s, m->kernels[0]) == 0);
+  rc_memory ref = {0}, mem = {0};
+  rc_fault f1 = {0}, f2 = {0};
+  CHECK(rc_memory_init(&d.ctx, &ref, &s, m->kernels[0]) == 0 &&
+        rc_wave_run(&d.ctx, m->kernels[0], &s, &ref, NULL, NULL, &f1, NULL) == 0);
+  rc_native_timing t = {.repeat = 0};
+  CHECK(rc_memory_init(&d.ctx, &mem, &s, m->kernels[0]) == 0 && rc_native_wave_run(n, &s, &mem, &t, &f2) == 0);
+  if (f2.happened) fprintf(stderr, "%s\n", f2.message);
+  CHECK(t.math_ulps <= 16);
+  uint64_t far = 0;
+  char why[300];
+  CHECK(rc_memory_equal_ulps(&ref, &mem, 64, &far, why, sizeof why));
+  rc_memory_free(&ref);
+  rc_memory_free(&mem);
+  rc_run_spec_free(&s);
+  rc_native_wave_close(n);
+  rc_module_free(m);
+}
+
 TEST(worker_threads_and_timing) {
   both b;
   CHECK(run_both(&b, temporal, 8, 3, false));
@@ -438,7 +494,7 @@ TEST(refusals_are_clear_messages) {
   test_diags_init(&d);
   rc_module *m = test_parse(&d, "kernel @k(ptr %out) {\nentry:\n  ret\n}\nwave kernel @w(ptr %out) {\nentry:\n  ret\n}\n");
   CHECK(m != NULL);
-  rc_native_wave_opts o = {16, false, NULL, NULL, false};
+  rc_native_wave_opts o = {.wave = 16};
   CHECK(rc_native_wave_open(&d.ctx, m->kernels[0], &o) == NULL);
   CHECK_STR_CONTAINS(d.text, "is a thread-level kernel; the native wave backend runs wave kernels");
   o.wave = 12;
