@@ -29,6 +29,12 @@
 #   --log DIR            where failure messages go (default: a new directory under $TMPDIR or /tmp)
 #   --sample K/N         only the files whose position in the sorted list is K modulo N
 #   --timeout S          seconds per run (default 120)
+#   --guess-spec         also run kernels without a run specification, with a guessed one: 256
+#                        work-items in groups of 64, every global pointer a buffer of 16384 i32
+#                        (random 0..15), every local pointer 1024 i32 of local memory, integers 16,
+#                        floats 0.5 (for kernels nobody wrote a specification for: a kernel whose
+#                        interpreter run faults under the guess is counted apart, as not runnable)
+#   -D NAME[=V]          passed to clang for .cl files (BLOCK_SIZE and the like)
 #   --summary            print only the summary lines and the failures
 set -u
 export LC_ALL=C
@@ -42,6 +48,8 @@ logdir=
 sample=
 tmo=120
 summary_only=0
+guess=0
+defines=()
 inputs=()
 
 usage() {
@@ -59,6 +67,9 @@ while [ $# -gt 0 ]; do
     --sample) [ $# -ge 2 ] || usage; sample=$2; shift 2 ;;
     --timeout) [ $# -ge 2 ] || usage; tmo=$2; shift 2 ;;
     --summary) summary_only=1; shift ;;
+    --guess-spec) guess=1; shift ;;
+    -D) [ $# -ge 2 ] || usage; defines+=(-D "$2"); shift 2 ;;
+    -D*) defines+=(-D "${1#-D}"); shift ;;
     -h|--help) usage ;;
     -*) echo "check-native.sh: unknown option '$1'" >&2; exit 2 ;;
     *) inputs+=("$1"); shift ;;
@@ -98,16 +109,36 @@ same_race() { # same_race OUTPUT PIPELINE W KERNEL FILE
   grep -q 'check: NOT equivalent to the thread-level interpreter' <<< "$1" || return 1
   local native sim
   native=$(grep '^buffer %' <<< "$1")
-  sim=$(timeout "$tmo" "$reconv" sim -p "$2" --wave "$3" --kernel "$4" "${targs[@]}" "$5" 2>/dev/null | grep '^buffer %')
+  sim=$(timeout "$tmo" "$reconv" sim -p "$2" --wave "$3" --kernel "$4" "${targs[@]}" "$5" "${spec[@]}" 2>/dev/null | grep '^buffer %')
   [ -n "$native" ] && [ "$native" = "$sim" ]
 }
 
 IFS=';' read -r -a plist <<< "$pipelines"
 targs=()
 [ -n "$target" ] && targs=(--target "$target")
+targs+=("${defines[@]}")
+
+# A run specification for a kernel signature line of `reconv print` (--guess-spec).
+guess_spec() { # guess_spec LINE
+  local params
+  params=$(sed -E 's/^(wave )?kernel @[^(]*\((.*)\)( !run "[^"]*")? \{$/\2/' <<< "$1")
+  echo "--global 256 --local 64"
+  local IFS=','
+  for p in $params; do
+    p=${p# }
+    local name=${p##*%} type=${p% %*}
+    case "$type" in
+      "ptr addrspace(3)") echo "--arg $name=local:i32[1024]" ;;
+      ptr*) echo "--arg $name=i32[16384]:rand(7,0,15)" ;;
+      f32|f64|f16) echo "--arg $name=0.5" ;;
+      i*) echo "--arg $name=16" ;;
+      *) echo "--arg $name=unsupported" ;;
+    esac
+  done
+}
 declare -A ok_by runs_by
 for p in "${plist[@]}"; do ok_by[$p]=0; runs_by[$p]=0; done
-nfiles=0 nkernels=0 nospec=0 failures=0 declined=0 races=0 pos=-1
+nfiles=0 nkernels=0 nospec=0 failures=0 declined=0 races=0 unfit=0 pos=-1
 
 for f in "${files[@]}"; do
   pos=$((pos + 1))
@@ -119,22 +150,26 @@ for f in "${files[@]}"; do
   while IFS= read -r line; do
     [ -n "$line" ] || continue
     k=$(sed 's/^\(wave \)\{0,1\}kernel @\([^(]*\)(.*/\2/' <<< "$line")
+    spec=()
     if ! grep -q '!run "' <<< "$line"; then
       nospec=$((nospec + 1))
-      continue
+      [ $guess -eq 1 ] || continue
+      read -r -a spec <<< "$(guess_spec "$line" | tr '\n' ' ')"
     fi
     nkernels=$((nkernels + 1))
     for p in "${plist[@]}"; do
       good=0 made=0
       for w in $waves; do
         made=$((made + 1))
-        out=$(timeout "$tmo" "$reconv" sim --native -p "$p" --wave "$w" --check --kernel "$k" "${targs[@]}" "$f" 2>&1)
+        out=$(timeout "$tmo" "$reconv" sim --native -p "$p" --wave "$w" --check --kernel "$k" "${targs[@]}" "$f" "${spec[@]}" 2>&1)
         rc=$?
         if [ $rc -eq 0 ] && grep -q '^check: equivalent' <<< "$out"; then
           good=$((good + 1))
         elif ! grep -q '^check: \|^kernel @' <<< "$out" &&
              grep -qE 'error: (linearize|meld)(\[[^]]*\])?: ' <<< "$out"; then
           declined=$((declined + 1)) made=$((made - 1))
+        elif [ ${#spec[@]} -gt 0 ] && grep -q 'the thread-level run faults\|has no value\|--arg .*=unsupported\|run specification' <<< "$out"; then
+          unfit=$((unfit + 1)) made=$((made - 1))
         elif same_race "$out" "$p" "$w" "$k" "$f"; then
           races=$((races + 1)) made=$((made - 1))
         else
@@ -158,5 +193,7 @@ for p in "${plist[@]}"; do
   total_ok=$((total_ok + ok_by[$p]))
   total=$((total + runs_by[$p]))
 done
-echo "summary: $nfiles files, $nkernels kernels with a run specification ($nospec without), waves $waves: $total_ok/$total native runs equivalent to the interpreter, $failures failed (log: $logdir); $declined runs declined by the pipeline, $races runs of kernels with a race (the memory the wave simulator leaves, not the interpreter's)"
+guessed=""
+[ $guess -eq 1 ] && guessed="; $unfit runs not runnable under a guessed specification"
+echo "summary: $nfiles files, $nkernels kernels run ($nospec without a run specification of their own$([ $guess -eq 1 ] && echo ', run with a guessed one' || echo ', not run')), waves $waves: $total_ok/$total native runs equivalent to the interpreter, $failures failed (log: $logdir); $declined runs declined by the pipeline, $races runs of kernels with a race (the memory the wave simulator leaves, not the interpreter's)$guessed"
 [ "$failures" -eq 0 ]

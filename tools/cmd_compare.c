@@ -1,10 +1,10 @@
 /* reconv compare: one kernel, every strategy for running divergent control flow on a wave, one table.
- * The strategies and their runs are in compare_run.c (shared with reconv report); adding one is one
- * line in compare_strategies. Every row is checked against the thread-level interpreter (traces and
+ * The strategies and their runs are in rc_compare_run.c (shared with reconv report); adding one is one
+ * line in rc_compare_strategies. Every row is checked against the thread-level interpreter (traces and
  * memory). */
 #include "cli_spec.h"
 #include "commands.h"
-#include "compare_run.h"
+#include "compare_report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +16,7 @@ static const char help[] =
     "simulator, the sweep lowerings blockip (per-lane block labels, the Beignet note) and\n"
     "full-linearize (every block predicated), and (with the LLVM bridge) LLVM's own structurizer\n"
     "pipeline as AMDGPU runs it\n"
-    "(" LLVM_STRUCTURIZER ")\n"
+    "(" RC_LLVM_STRUCTURIZER ")\n"
     "followed by lower. Columns: blocks and flow blocks of the program that runs; vector, scalar\n"
     "and mask instructions issued, and their sum (issued: the cost of the row); SIMD efficiency;\n"
     "blocks entered by waves; duplicate block executions; and the verdict of comparing every thread\n"
@@ -72,7 +72,7 @@ int cmd_compare(int argc, char **argv) {
     return cli_usage_error("compare", "no input file");
   }
   int nsel = 0;
-  for (int s = 0; s < compare_nstrategies; s++) nsel += compare_selected(only, compare_strategies[s].name);
+  for (int s = 0; s < rc_compare_nstrategies; s++) nsel += rc_compare_selected(only, rc_compare_strategies[s].name);
   if (!nsel) {
     cli_spec_words_free(&w);
     return cli_usage_error("compare", "--only %s names no strategy (see the table of reconv compare FILE)", only);
@@ -88,12 +88,12 @@ int cmd_compare(int argc, char **argv) {
   int rc = EXIT_BAD_INPUT;
   rc_run_spec s;
   rc_run_spec_init(&s);
-  compare_row *rows = rc_xcalloc((size_t)compare_nstrategies, sizeof *rows);
+  rc_compare_row *rows = rc_xcalloc((size_t)rc_compare_nstrategies, sizeof *rows);
   int n = 0;
   if (k && cli_spec_build(&ctx, &s, k, &w) == 0) {
-    n = compare_run(&ctx, k, &s, only, false, rows);
+    n = rc_compare_run(&ctx, k, &s, only, false, rows);
     bool all = true;
-    for (int i = 0; i < n; i++) all &= compare_row_ok(&rows[i]);
+    for (int i = 0; i < n; i++) all &= rc_compare_row_ok(&rows[i]);
     int ninputs;
     const char **inputs = cli_spec_inputs(file, &s, &ninputs); /* file(PATH) data too */
     cli_out o;
@@ -106,7 +106,7 @@ int cmd_compare(int argc, char **argv) {
     }
     if (rc == 0 && !all) rc = EXIT_BAD_INPUT;
   }
-  compare_rows_free(rows, n);
+  rc_compare_rows_free(rows, n);
   free(rows);
   rc_run_spec_free(&s);
   cli_spec_words_free(&w);

@@ -6,7 +6,7 @@
  * (one with --kernel). */
 #include "cli_spec.h"
 #include "commands.h"
-#include "compare_run.h"
+#include "compare_report.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@ static const char help[] =
     "Write one self-contained HTML page about the kernels of FILE: the source, the CFG before and\n"
     "after each strategy of reconv compare (SVG; Graphviz's dot draws them), the comparison table\n"
     "with the cheapest strategy marked, the wave timeline of the default strategy\n"
-    "(" COMPARE_DEFAULT ") and its per-block SIMD efficiency. Every row is checked against the\n"
+    "(" RC_COMPARE_DEFAULT ") and its per-block SIMD efficiency. Every row is checked against the\n"
     "thread-level interpreter, as in reconv compare. Open the page in any browser: it needs no\n"
     "network and runs no script.\n"
     "Exit status: 0 when the page was written and every strategy is equivalent, 1 when one is not\n"
@@ -111,14 +111,14 @@ static void cell_u64(rc_strbuf *out, const char *key, uint64_t v) {
   rc_sb_printf(out, "<td data-key=\"%s\">%" PRIu64 "</td>", key, v);
 }
 
-static void compare_table(rc_strbuf *out, const rc_run_spec *s, const compare_row *rows, int n) {
-  int best = compare_best(rows, n);
+static void compare_table(rc_strbuf *out, const rc_run_spec *s, const rc_compare_row *rows, int n) {
+  int best = rc_compare_best(rows, n);
   rc_sb_puts(out, "<table class=\"compare\"><thead><tr><th></th><th>strategy</th><th>blocks</th><th>flow</th>"
                   "<th>vector</th><th>scalar</th><th>mask</th><th>issued</th><th>SIMD eff</th><th>entered</th>"
                   "<th>dup</th><th>verdict</th></tr></thead><tbody>\n");
   uint64_t total = 0;
   for (int i = 0; i < n; i++) {
-    const compare_row *r = &rows[i];
+    const rc_compare_row *r = &rows[i];
     char v[700];
     rc_sb_printf(out, "<tr data-strategy=\"%s\"%s><td>%s</td><td>", r->st->name, i == best ? " class=\"best\"" : "",
                  i == best ? "&#9733;" : "");
@@ -126,21 +126,21 @@ static void compare_table(rc_strbuf *out, const rc_run_spec *s, const compare_ro
     rc_sb_puts(out, "</td>");
     if (r->ran) {
       const rc_run_stats *st = &r->res.stats;
-      cell_u64(out, "blocks", sim_count_blocks(r->res.ran, 0));
-      cell_u64(out, "flow_blocks", sim_count_blocks(r->res.ran, RC_BLOCK_FLOW | RC_BLOCK_GUARD));
+      cell_u64(out, "blocks", rc_count_blocks(r->res.ran, 0));
+      cell_u64(out, "flow_blocks", rc_count_blocks(r->res.ran, RC_BLOCK_FLOW | RC_BLOCK_GUARD));
       cell_u64(out, "vector_instructions", st->vector_instrs);
       cell_u64(out, "scalar_instructions", st->scalar_instrs);
       cell_u64(out, "mask_instructions", st->mask_instrs);
-      cell_u64(out, "issued_instructions", compare_issued(r));
+      cell_u64(out, "issued_instructions", rc_compare_issued(r));
       rc_sb_printf(out, "<td data-key=\"simd_efficiency\">%.1f%%</td>", 100.0 * rc_simd_efficiency(st));
       cell_u64(out, "blocks_entered", st->blocks_entered);
       cell_u64(out, "duplicate_blocks", st->duplicate_blocks);
-      total += compare_issued(r);
+      total += rc_compare_issued(r);
     } else {
       rc_sb_puts(out, "<td colspan=\"9\">-</td>");
     }
-    rc_sb_printf(out, "<td class=\"%s\">", compare_row_ok(r) ? "ok" : "bad");
-    html_text(out, compare_verdict(r, v, sizeof v));
+    rc_sb_printf(out, "<td class=\"%s\">", rc_compare_row_ok(r) ? "ok" : "bad");
+    html_text(out, rc_compare_verdict(r, v, sizeof v));
     rc_sb_puts(out, "</td></tr>\n");
   }
   rc_sb_printf(out, "</tbody><tfoot><tr><td></td><td>total of the rows</td><td colspan=\"5\"></td>"
@@ -161,7 +161,7 @@ static void compare_table(rc_strbuf *out, const rc_run_spec *s, const compare_ro
                   "on the thread-level interpreter (<i>verdict</i>).</p>\n");
 }
 
-static void block_table(rc_strbuf *out, const compare_row *r) {
+static void block_table(rc_strbuf *out, const rc_compare_row *r) {
   const rc_run_stats *st = &r->res.stats;
   const rc_kernel *k = r->res.ran;
   rc_sb_puts(out, "<table class=\"blocks\"><thead><tr><th>block</th><th>entered</th><th>vector</th>"
@@ -203,8 +203,8 @@ static bool kernel_section(rc_ctx *ctx, rc_strbuf *out, rc_kernel *k, const rc_r
   rc_sb_puts(out, "<h2>Kernel @");
   html_text(out, k->name);
   rc_sb_printf(out, "</h2>\n<p>%" PRIu64 " threads in waves of %u lanes.</p>\n", rc_run_spec_threads(s), s->wave);
-  compare_row *rows = rc_xcalloc((size_t)compare_nstrategies, sizeof *rows);
-  int n = compare_run(ctx, k, s, NULL, true, rows);
+  rc_compare_row *rows = rc_xcalloc((size_t)rc_compare_nstrategies, sizeof *rows);
+  int n = rc_compare_run(ctx, k, s, NULL, true, rows);
   rc_sb_puts(out, "<h3>Every strategy on the same kernel</h3>\n");
   compare_table(out, s, rows, n);
 
@@ -212,13 +212,13 @@ static bool kernel_section(rc_ctx *ctx, rc_strbuf *out, rc_kernel *k, const rc_r
   legend(out);
   figure(out, k, "the input");
   for (int i = 0; i < n; i++) {
-    const strategy *st = rows[i].st;
-    if (st->mode != SIM_MODE_WAVE) continue;
+    const rc_strategy *st = rows[i].st;
+    if (st->mode != RC_MACHINE_WAVE) continue;
     rc_ctx quiet = *ctx;
     quiet.diag = NULL; /* a strategy that failed says so in the table already */
     quiet.diag_user = NULL;
     rc_module *own = NULL;
-    rc_kernel *c = sim_transform_copy(&quiet, k, st->before_llvm, st->llvm_passes, st->thread_passes, &own, NULL);
+    rc_kernel *c = rc_transform_copy(&quiet, k, st->before_llvm, st->llvm_passes, st->thread_passes, &own, NULL);
     if (c) {
       char caption[200];
       if (st->thread_passes) snprintf(caption, sizeof caption, "after %s", st->thread_passes);
@@ -235,9 +235,9 @@ static bool kernel_section(rc_ctx *ctx, rc_strbuf *out, rc_kernel *k, const rc_r
                   "kernel each strategy lowers.</p>\n");
 
   for (int i = 0; i < n; i++) {
-    const compare_row *r = &rows[i];
-    if (strcmp(r->st->name, COMPARE_DEFAULT) != 0 || !r->ran) continue;
-    rc_sb_puts(out, "<h3>The default strategy, " COMPARE_DEFAULT ", on the wave</h3>\n<div class=\"timeline\">");
+    const rc_compare_row *r = &rows[i];
+    if (strcmp(r->st->name, RC_COMPARE_DEFAULT) != 0 || !r->ran) continue;
+    rc_sb_puts(out, "<h3>The default strategy, " RC_COMPARE_DEFAULT ", on the wave</h3>\n<div class=\"timeline\">");
     rc_strbuf tl = {0};
     rc_timeline_svg(&r->res.timeline, r->res.ran, "wave 0: lanes against issued instructions", &tl);
     const char *svg = tl.data ? strstr(tl.data, "<svg") : NULL;
@@ -248,8 +248,8 @@ static bool kernel_section(rc_ctx *ctx, rc_strbuf *out, rc_kernel *k, const rc_r
     block_table(out, r);
   }
   bool all = true;
-  for (int i = 0; i < n; i++) all &= compare_row_ok(&rows[i]);
-  compare_rows_free(rows, n);
+  for (int i = 0; i < n; i++) all &= rc_compare_row_ok(&rows[i]);
+  rc_compare_rows_free(rows, n);
   free(rows);
   return all;
 }

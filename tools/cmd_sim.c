@@ -56,15 +56,15 @@ typedef struct sim_opts {
 } sim_opts;
 
 static int parse_mode(const char *v, int *mode) {
-  if (strcmp(v, "thread") == 0) *mode = SIM_MODE_THREAD;
-  else if (strcmp(v, "ipdom") == 0) *mode = SIM_MODE_IPDOM;
-  else if (strcmp(v, "wave") == 0) *mode = SIM_MODE_WAVE;
+  if (strcmp(v, "thread") == 0) *mode = RC_MACHINE_THREAD;
+  else if (strcmp(v, "ipdom") == 0) *mode = RC_MACHINE_IPDOM;
+  else if (strcmp(v, "wave") == 0) *mode = RC_MACHINE_WAVE;
   else return cli_usage_error("sim", "--mode expects thread, ipdom or wave, not '%s'", v);
   return 0;
 }
 
 static int parse_args(int argc, char **argv, sim_opts *o, cli_input_opts *in, cli_spec_words *w) {
-  o->mode = SIM_MODE_WAVE;
+  o->mode = RC_MACHINE_WAVE;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     int r;
@@ -109,14 +109,14 @@ static int parse_args(int argc, char **argv, sim_opts *o, cli_input_opts *in, cl
     }
   }
   if (!o->file) return cli_usage_error("sim", "no input file");
-  if (o->pipeline && o->mode == SIM_MODE_THREAD)
+  if (o->pipeline && o->mode == RC_MACHINE_THREAD)
     return cli_usage_error("sim", "-p applies to --mode wave and --mode ipdom only");
-  if (o->check && o->mode == SIM_MODE_THREAD)
+  if (o->check && o->mode == RC_MACHINE_THREAD)
     return cli_usage_error("sim", "--check compares a machine with the thread-level interpreter; use it "
                                   "with --mode ipdom or wave");
-  if (o->timeline && o->mode == SIM_MODE_THREAD)
+  if (o->timeline && o->mode == RC_MACHINE_THREAD)
     return cli_usage_error("sim", "--timeline draws a wave; use it with --mode ipdom or wave");
-  if (o->native && o->mode != SIM_MODE_WAVE)
+  if (o->native && o->mode != RC_MACHINE_WAVE)
     return cli_usage_error("sim", "--native runs wave kernels; use it without --mode (or with --mode wave)");
   if (o->native && (o->timeline || o->effects))
     return cli_usage_error("sim", "--native compares memory only: --timeline and --effects are the simulator's");
@@ -167,14 +167,14 @@ int cmd_sim(int argc, char **argv) {
                    "e.g. reconv sim --native -p 'reconverge,lower' %s", k->name, o.file);
     k = NULL;
   }
-  if (k && o.mode == SIM_MODE_IPDOM && k->level != RC_LEVEL_THREAD) {
+  if (k && o.mode == RC_MACHINE_IPDOM && k->level != RC_LEVEL_THREAD) {
     rc_error(&ctx, "--mode ipdom runs thread-level kernels; @%s is a wave kernel", k->name);
     k = NULL;
   }
   if (k && cli_spec_build(&ctx, &s, k, &w) == 0) {
-    sim_request req = {0};
+    rc_exec_request req = {0};
     req.mode = o.mode;
-    req.pipeline = o.pipeline ? o.pipeline : o.mode == SIM_MODE_WAVE ? "reconverge,lower" : NULL;
+    req.pipeline = o.pipeline ? o.pipeline : o.mode == RC_MACHINE_WAVE ? "reconverge,lower" : NULL;
     req.check = o.check;
     req.effects = o.effects;
     req.timeline = o.timeline != NULL;
@@ -183,8 +183,8 @@ int cmd_sim(int argc, char **argv) {
     req.repeat = (uint32_t)o.repeat;
     req.threads = (uint32_t)o.threads;
     req.vector_math = o.vector_math;
-    sim_result res;
-    if (sim_execute(&ctx, k, &s, &req, &res) == 0) {
+    rc_exec_result res;
+    if (rc_exec(&ctx, k, &s, &req, &res) == 0) {
       int ninputs;
       const char **inputs = cli_spec_inputs(o.file, &s, &ninputs); /* file(PATH) data too */
       rc = EXIT_OK;
@@ -193,7 +193,7 @@ int cmd_sim(int argc, char **argv) {
         rc_sb_init(&svg);
         char title[300];
         snprintf(title, sizeof title, "kernel @%s, %s, wave %u of %u lanes (threads from %" PRIu64 ")",
-                 k->name, sim_mode_name(o.mode), req.timeline_wave, res.timeline.lanes,
+                 k->name, rc_machine_name(o.mode), req.timeline_wave, res.timeline.lanes,
                  res.timeline.first_thread);
         rc_timeline_svg(&res.timeline, res.ran, title, &svg);
         rc = cli_write_string(o.timeline, svg.data, svg.len, inputs, ninputs);
@@ -221,7 +221,7 @@ int cmd_sim(int argc, char **argv) {
       }
       free(inputs);
     }
-    sim_result_free(&res);
+    rc_exec_result_free(&res);
   }
   rc_run_spec_free(&s);
   cli_spec_words_free(&w);

@@ -7,6 +7,7 @@
 #ifndef RECONV_SIM_H
 #define RECONV_SIM_H
 
+#include "reconv/cost.h" /* rc_wave_static_cost, once declared here */
 #include "reconv/ir.h"
 
 #ifdef __cplusplus
@@ -348,11 +349,6 @@ int rc_wave_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memory
                 rc_traces *traces, rc_run_stats *stats, rc_fault *fault, rc_timeline *timeline);
 int rc_ipdom_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memory *mem,
                  rc_traces *traces, rc_run_stats *stats, rc_fault *fault, rc_timeline *timeline);
-
-/* The static cost of wave kernel k by the cost model rc_wave_run counts with (docs/cost.md): the
- * instructions that take an issue slot, each once, weighted by 8 per cycle around its block (at
- * most 8^4). What reconverge[order=auto] compares its candidates by. */
-uint64_t rc_wave_static_cost(const rc_kernel *k);
 
 #ifdef __cplusplus
 }

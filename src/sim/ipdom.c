@@ -45,6 +45,26 @@ static void ipdom_scalar_values(const rc_kernel *k, uint8_t *scalar) {
   rc_analysis_free(&a);
 }
 
+/* Per decoded edge, the phi copies a register allocator keeps (the cost model's, src/cost/copies.c). */
+static void kept_edge_copies(sim_run *r, const uint8_t *scalar) {
+  const sim_code *code = &r->code;
+  cost_copies *c = cost_copies_open(r->k);
+  for (uint32_t pc = 0; pc < code->ninst; pc++) {
+    const rc_instr *t = code->src[pc];
+    if (!rc_opcode_is_terminator((rc_opcode)t->op)) continue;
+    const sim_inst *x = &code->inst[pc];
+    uint32_t edges[2], n = 0, first_case = 0, ncases = 0;
+    if (t->op == RC_OP_JMP) edges[n++] = x->b;
+    else if (t->op == RC_OP_BR || t->op == RC_OP_BREXECZ) edges[n++] = x->b, edges[n++] = x->c;
+    else if (t->op == RC_OP_SWITCH) edges[n++] = (uint32_t)x->imm, first_case = x->b, ncases = x->c;
+    for (uint32_t i = 0; i < n + ncases; i++) {
+      uint32_t e = i < n ? edges[i] : code->cases[first_case + i - n].edge;
+      cost_edge_copies(c, t->parent, r->k->blocks[code->edges[e].block], scalar, &r->edge_copies[3 * e]);
+    }
+  }
+  cost_copies_close(c);
+}
+
 static void ipdom_prepare(sim_run *r) {
   const rc_kernel *k = r->k;
   uint8_t *scalar = rc_xcalloc(k->nvalues + 1, 1);
@@ -61,7 +81,7 @@ static void ipdom_prepare(sim_run *r) {
   rc_domtree_build(&pdom, &g, true);
   r->ipdom = rc_xmalloc((k->nblocks + 1) * sizeof *r->ipdom);
   r->edge_copies = rc_xcalloc(3 * r->code.nedges + 1, sizeof *r->edge_copies);
-  sim_kept_edge_copies(k, &r->code, scalar, r->edge_copies);
+  kept_edge_copies(r, scalar);
   for (uint32_t b = 0; b < k->nblocks; b++) {
     /* blocks outside the tree are unreachable and never run; treat them as reconverging at exit */
     r->ipdom[b] = rc_domtree_contains(&pdom, b) ? pdom.idom[b] : k->nblocks;

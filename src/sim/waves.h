@@ -15,6 +15,7 @@
 #ifndef RECONV_SIM_WAVES_H
 #define RECONV_SIM_WAVES_H
 
+#include "../cost/cost_internal.h"
 #include "decode.h"
 
 /* A lane's value as a sim_slot (in a register; scalar.h works on those) and back. */
@@ -27,11 +28,6 @@ static inline sim_slot lane_slot(uint64_t u) {
 enum { W_RUNNING, W_BARRIER, W_DONE };
 enum { STEP_OK = 0, STEP_BARRIER = 1, STEP_FAULT = -1 };
 
-/* How a machine classifies what it issues (rc_issue_kind), plus instructions it runs once per
- * wave (scalar) versus per lane. */
-enum { ISSUE_VECTOR = RC_ISSUE_VECTOR, ISSUE_SCALAR = RC_ISSUE_SCALAR, ISSUE_MASK = RC_ISSUE_MASK,
-       ISSUE_KIND = 3, ISSUE_ONCE = 4,
-       ISSUE_FREE = 8 /* costs no issue slot on the machine the cost model describes (docs/cost.md) */ };
 
 typedef struct sim_stack_entry { /* IPDOM model: (next block, reconvergence block, lanes) */
   uint32_t pc, rpc;
@@ -140,21 +136,7 @@ int lanes_exec(sim_run *r, sim_wave *w, uint32_t pc, bool scalar);
 /* Perform the phi copies of an edge for the lanes in mask (thread-level kernels). */
 void lanes_edge_copies(sim_run *r, sim_wave *w, const sim_edge *e, uint64_t mask);
 
-/* A jmp to the block laid out right after its own (the kernel's block order is the layout): the
- * machine falls through, no instruction issues (docs/cost.md). */
-static inline bool sim_falls_through(const rc_instr *jmp) {
-  return jmp->op == RC_OP_JMP && jmp->targets[0]->id == jmp->parent->id + 1;
-}
-
-/* ---- copies.c: which copies cost a move (docs/cost.md, "Copies") ---------------------------------- */
-
-/* Wave kernels: free_at_pc[pc] = the rset at pc is coalesced (its value is computed in place); pc
- * counts the instructions in block order, as sim_decode numbers a wave kernel's. */
-void sim_free_register_writes(const rc_kernel *k, bool *free_at_pc);
-/* Thread-level kernels: per edge e of code, the phi copies it performs that are not coalesced:
- * kept_per_edge[3e] into vector values, [3e + 1] into i1 values (lane masks on a GCN-like machine,
- * written by a mask instruction), [3e + 2] into scalar values (scalar[value id], s_mov). */
-void sim_kept_edge_copies(const rc_kernel *k, const sim_code *code, const uint8_t *scalar, uint32_t *kept_per_edge);
+#define sim_falls_through cost_falls_through
 
 /* ---- waverun.c: launch, bookkeeping, faults ------------------------------------------------------- */
 

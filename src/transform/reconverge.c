@@ -52,7 +52,7 @@
  * (ssa_repair.c), as the thesis's pass does with SSAUpdater. */
 #include "reconverge_internal.h"
 
-#include "reconv/sim.h"
+#include "reconv/cost.h" /* rc_wave_static_cost: auto compares its candidates by it */
 
 #include <stdio.h>
 

@@ -29,7 +29,7 @@
  * write of the value a register holds clobbers nothing (the value-based test), and a value whose
  * copies all go to one class that nothing else clobbers while it is needed lives in that class
  * (lives_in_class: rules 1-3 without their locality). */
-#include "waves.h"
+#include "cost_internal.h"
 
 #include "reconv/analysis.h"
 
@@ -365,7 +365,7 @@ static bool same_register_kind(const rc_reg *r1, const rc_reg *r2) {
   return r1->type == r2->type && r1->scalar == r2->scalar;
 }
 
-void sim_free_register_writes(const rc_kernel *k, bool *free_at_pc) {
+void cost_free_register_writes(const rc_kernel *k, bool *free_at_pc) {
   copy_analysis a;
   analysis_init(&a, k);
   wave_code wc;
@@ -452,41 +452,34 @@ void sim_free_register_writes(const rc_kernel *k, bool *free_at_pc) {
 
 /* ---- the IPDOM model: phi copies on edges --------------------------------------------------------- */
 
-void sim_kept_edge_copies(const rc_kernel *k, const sim_code *code, const uint8_t *scalar, uint32_t *kept_per_edge) {
+struct cost_copies {
   copy_analysis a;
-  analysis_init(&a, k);
-  for (uint32_t e = 0; e < 3 * code->nedges; e++) kept_per_edge[e] = 0;
-  for (uint32_t pc = 0; pc < code->ninst; pc++) {
-    const rc_instr *t = code->src[pc];
-    if (!rc_opcode_is_terminator((rc_opcode)t->op)) continue;
-    const sim_inst *x = &code->inst[pc];
-    uint32_t edges[2], n = 0, first_case = 0, ncases = 0;
-    if (t->op == RC_OP_JMP) edges[n++] = x->b;
-    else if (t->op == RC_OP_BR || t->op == RC_OP_BREXECZ) {
-      edges[n++] = x->b;
-      edges[n++] = x->c;
-    } else if (t->op == RC_OP_SWITCH) {
-      edges[n++] = (uint32_t)x->imm;
-      first_case = x->b;
-      ncases = x->c;
-    }
-    const rc_block *from = t->parent;
-    uint32_t end = 0; /* the copies sit at the end of the block, after everything in it */
-    for (const rc_instr *j = from->first; j; j = j->next) end++;
-    for (uint32_t c = 0; c < n + ncases; c++) {
-      uint32_t e = c < n ? edges[c] : code->cases[first_case + c - n].edge;
-      const rc_block *to = k->blocks[code->edges[e].block];
-      uint32_t kept[3] = {0, 0, 0};
-      for (const rc_instr *phi = to->first; phi && phi->op == RC_OP_PHI; phi = phi->next) {
-        int idx = rc_phi_index_of(phi, from);
-        if (idx < 0 || phi->ops[idx] == &phi->v) continue;
-        const rc_value *v = phi->ops[idx];
-        bool coalesced = defined_before(&a, v, from->id, end) && dies_at_copy(&a, v->id, phi, from->id, end) &&
-                         dead_after(&a, phi->v.id, from->id, a.def_pos[v->id]);
-        if (!coalesced) kept[scalar[phi->v.id] ? 2 : phi->v.type == RC_I1 ? 1 : 0]++;
-      }
-      for (uint32_t c = 0; c < 3; c++) kept_per_edge[3 * e + c] = kept[c];
-    }
+};
+
+cost_copies *cost_copies_open(const rc_kernel *k) {
+  cost_copies *c = rc_xcalloc(1, sizeof *c);
+  analysis_init(&c->a, k);
+  return c;
+}
+
+void cost_edge_copies(cost_copies *c, const rc_block *from, const rc_block *to, const uint8_t *scalar,
+                      uint32_t kept[3]) {
+  copy_analysis *a = &c->a;
+  kept[0] = kept[1] = kept[2] = 0;
+  uint32_t end = 0; /* the copies sit at the end of the block, after everything in it */
+  for (const rc_instr *j = from->first; j; j = j->next) end++;
+  for (const rc_instr *phi = to->first; phi && phi->op == RC_OP_PHI; phi = phi->next) {
+    int idx = rc_phi_index_of(phi, from);
+    if (idx < 0 || phi->ops[idx] == &phi->v) continue;
+    const rc_value *v = phi->ops[idx];
+    bool coalesced = defined_before(a, v, from->id, end) && dies_at_copy(a, v->id, phi, from->id, end) &&
+                     dead_after(a, phi->v.id, from->id, a->def_pos[v->id]);
+    if (!coalesced) kept[scalar[phi->v.id] ? 2 : phi->v.type == RC_I1 ? 1 : 0]++;
   }
-  analysis_free(&a);
+}
+
+void cost_copies_close(cost_copies *c) {
+  if (!c) return;
+  analysis_free(&c->a);
+  free(c);
 }
