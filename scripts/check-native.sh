@@ -138,7 +138,7 @@ guess_spec() { # guess_spec LINE
 }
 declare -A ok_by runs_by
 for p in "${plist[@]}"; do ok_by[$p]=0; runs_by[$p]=0; done
-nfiles=0 nkernels=0 nospec=0 failures=0 declined=0 races=0 unfit=0 pos=-1
+nfiles=0 nkernels=0 nospec=0 failures=0 declined=0 races=0 unfit=0 unfit_kernels=0 pos=-1
 
 for f in "${files[@]}"; do
   pos=$((pos + 1))
@@ -155,6 +155,11 @@ for f in "${files[@]}"; do
       nospec=$((nospec + 1))
       [ $guess -eq 1 ] || continue
       read -r -a spec <<< "$(guess_spec "$line" | tr '\n' ' ')"
+      # the guess must suit the kernel: the interpreter runs it without a fault
+      if ! timeout "$tmo" "$reconv" run --kernel "$k" "${targs[@]}" "$f" "${spec[@]}" > /dev/null 2>&1; then
+        unfit_kernels=$((unfit_kernels + 1))
+        continue
+      fi
     fi
     nkernels=$((nkernels + 1))
     for p in "${plist[@]}"; do
@@ -194,6 +199,6 @@ for p in "${plist[@]}"; do
   total=$((total + runs_by[$p]))
 done
 guessed=""
-[ $guess -eq 1 ] && guessed="; $unfit runs not runnable under a guessed specification"
+[ $guess -eq 1 ] && guessed="; $unfit_kernels kernels the interpreter cannot run under the guessed specification (not run), $unfit runs refused under it"
 echo "summary: $nfiles files, $nkernels kernels run ($nospec without a run specification of their own$([ $guess -eq 1 ] && echo ', run with a guessed one' || echo ', not run')), waves $waves: $total_ok/$total native runs equivalent to the interpreter, $failures failed (log: $logdir); $declined runs declined by the pipeline, $races runs of kernels with a race (the memory the wave simulator leaves, not the interpreter's)$guessed"
 [ "$failures" -eq 0 ]
