@@ -6,6 +6,8 @@
 #include "commands.h"
 #include "compare_report.h"
 
+#include "reconv/llvm.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,15 @@ static const char help[] =
     "input, 2 wrong usage.\n\n"
     "options:\n"
     "  --only NAME,...     run only these strategies (names as in the table)\n"
+    "  --native            also on this machine's clock: every wave row on the native wave backend\n"
+    "                      (docs/native.md), and two rows that have no issue counts: native-scalar\n"
+    "                      (the kernel compiled by LLVM for this CPU at -O2, one work-item at a\n"
+    "                      time; needs .cl, .ll or .bc) and pocl (the OpenCL C kernel on pocl's CPU\n"
+    "                      device; needs .cl and pocl); adds ns/item: nanoseconds per work-item of\n"
+    "                      the fastest run, memory checked against the interpreter on every row\n"
+    "  --scale K           --native: the launch K times as large (default 64), long enough to time\n"
+    "  --repeat N          --native: the fastest of N timed runs after a warm-up (default 5)\n"
+    "  --threads N         --native: the wave rows and pocl on N threads (default 1)\n"
     "  --json              one JSON object instead of the table\n"
     "  --kernel NAME       the kernel to compare (needed when FILE has several)\n"
     "  -o, --output FILE   write the report to FILE instead of standard output\n"
@@ -33,8 +44,9 @@ static const char help[] =
     "  -h, --help          show this help\n\n";
 
 int cmd_compare(int argc, char **argv) {
-  const char *file = NULL, *out = NULL, *kname = NULL, *only = NULL;
-  bool json = false;
+  const char *file = NULL, *out = NULL, *kname = NULL, *only = NULL, *v = NULL;
+  bool json = false, native = false;
+  uint64_t scale = 64, repeat = 5, threads = 1;
   cli_input_opts in = {0};
   cli_spec_words w = {0};
   for (int i = 1; i < argc; i++) {
@@ -55,6 +67,17 @@ int cmd_compare(int argc, char **argv) {
         cli_spec_words_free(&w);
         return EXIT_USAGE;
       }
+    } else if ((r = cli_opt("compare", argc, argv, &i, NULL, "--scale", &v)) != 0 ||
+               (r = cli_opt("compare", argc, argv, &i, NULL, "--repeat", &v)) != 0 ||
+               (r = cli_opt("compare", argc, argv, &i, NULL, "--threads", &v)) != 0) {
+      const char *opt = argv[i - 1];
+      uint64_t *dst = strcmp(opt, "--scale") == 0 ? &scale : strcmp(opt, "--repeat") == 0 ? &repeat : &threads;
+      if (r < 0 || !cli_parse_u64("compare", opt, v, dst) || *dst > 100000 || (*dst == 0 && dst != &repeat)) {
+        cli_spec_words_free(&w);
+        return r < 0 ? EXIT_USAGE : cli_usage_error("compare", "%s expects a number from %d to 100000", opt, dst == &repeat ? 0 : 1);
+      }
+    } else if (cli_flag(a, NULL, "--native")) {
+      native = true;
     } else if (cli_flag(a, NULL, "--json")) {
       json = true;
     } else if (a[0] == '-' && a[1]) {
@@ -70,6 +93,13 @@ int cmd_compare(int argc, char **argv) {
   if (!file) {
     cli_spec_words_free(&w);
     return cli_usage_error("compare", "no input file");
+  }
+  bool timing_opts = false;
+  for (int i = 1; i < argc; i++)
+    timing_opts |= strcmp(argv[i], "--scale") == 0 || strcmp(argv[i], "--repeat") == 0 || strcmp(argv[i], "--threads") == 0;
+  if (timing_opts && !native) {
+    cli_spec_words_free(&w);
+    return cli_usage_error("compare", "--scale, --repeat and --threads go with --native");
   }
   int nsel = 0;
   for (int s = 0; s < rc_compare_nstrategies; s++) nsel += rc_compare_selected(only, rc_compare_strategies[s].name);
@@ -91,7 +121,15 @@ int cmd_compare(int argc, char **argv) {
   rc_compare_row *rows = rc_xcalloc((size_t)rc_compare_nstrategies, sizeof *rows);
   int n = 0;
   if (k && cli_spec_build(&ctx, &s, k, &w) == 0) {
-    n = rc_compare_run(&ctx, k, &s, only, false, rows);
+    rc_llvm_import_opts io = {0};
+    io.passes = in.llvm_passes;
+    io.target = in.target;
+    io.opt_level = in.opt_level;
+    io.defines = in.defines;
+    io.ndefines = in.ndefines;
+    rc_compare_opts co = {.only = only, .native = native, .scale = (uint32_t)scale, .repeat = (uint32_t)repeat,
+                          .threads = (uint32_t)threads, .path = file, .import = &io};
+    n = rc_compare_run_opts(&ctx, k, &s, &co, rows);
     bool all = true;
     for (int i = 0; i < n; i++) all &= rc_compare_row_ok(&rows[i]);
     int ninputs;

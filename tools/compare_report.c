@@ -5,33 +5,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+static bool is_measured_row(const rc_compare_row *r) {
+  return r->st->mode == RC_MACHINE_NATIVE_SCALAR || r->st->mode == RC_MACHINE_POCL;
+}
+
+/* Was the comparison made on the clock too (rc_compare_opts.native)? */
+static bool on_the_clock(const rc_compare_row *rows, int n) {
+  for (int i = 0; i < n; i++)
+    if (is_measured_row(&rows[i]) || rows[i].native.ran || rows[i].native.note[0]) return true;
+  return false;
+}
+
+/* The ns/item cell: the fastest native run per work-item, or "-". */
+static void time_cell(char *buf, size_t len, const rc_compare_row *r) {
+  if (r->native.ran) snprintf(buf, len, "%.2f", r->native.ns_per_item);
+  else snprintf(buf, len, "-");
+}
+
 void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, const rc_compare_row *rows, int n) {
   uint64_t threads = rc_run_spec_threads(s);
+  bool clock = on_the_clock(rows, n);
   fprintf(f, "kernel @%s: %" PRIu64 " threads, waves of %u lanes\n", k->name, threads, s->wave);
   int w = 26; /* the name column: as wide as the longest name shown */
   for (int i = 0; i < n; i++)
     if ((int)strlen(rows[i].st->name) > w) w = (int)strlen(rows[i].st->name);
-  fprintf(f, "%-*s %1s %6s %5s %9s %8s %8s %9s %9s %8s %6s  %s\n", w, "strategy", "", "blocks", "flow", "vector",
-          "scalar", "mask", "issued", "SIMD eff", "entered", "dup", "verdict");
+  fprintf(f, "%-*s %1s %6s %5s %9s %8s %8s %9s %9s %8s %6s%s  %s\n", w, "strategy", "", "blocks", "flow", "vector",
+          "scalar", "mask", "issued", "SIMD eff", "entered", "dup", clock ? "  ns/item" : "", "verdict");
   int best = rc_compare_best(rows, n);
-  uint64_t total = 0;
+  uint64_t total = 0, items = 0;
   for (int i = 0; i < n; i++) {
     const rc_compare_row *r = &rows[i];
-    char v[700];
-    if (!r->ran) {
-      fprintf(f, "%-*s %1s %6s %5s %9s %8s %8s %9s %9s %8s %6s  %s\n", w, r->st->name, "", "-", "-", "-", "-", "-", "-",
-              "-", "-", "-", rc_compare_verdict(r, v, sizeof v));
+    char v[900], t[32] = "", tc[48] = "";
+    if (clock) {
+      time_cell(t, sizeof t, r);
+      snprintf(tc, sizeof tc, " %8s", t);
+      if (r->native.ran) items = r->native.items;
+    }
+    if (!r->ran || is_measured_row(r)) {
+      fprintf(f, "%-*s %1s %6s %5s %9s %8s %8s %9s %9s %8s %6s%s  %s\n", w, r->st->name, "", "-", "-", "-", "-", "-", "-",
+              "-", "-", "-", tc, rc_compare_verdict(r, v, sizeof v));
       continue;
     }
     const rc_run_stats *st = &r->res.stats;
     total += rc_compare_issued(r);
     fprintf(f, "%-*s %1s %6u %5u %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %9" PRIu64 " %8.1f%% %8" PRIu64 " %6" PRIu64
-               "  %s\n",
+               "%s  %s\n",
             w, r->st->name, i == best ? "*" : "", rc_count_blocks(r->res.ran, 0),
             rc_count_blocks(r->res.ran, RC_BLOCK_FLOW | RC_BLOCK_GUARD),
             st->vector_instrs, st->scalar_instrs, st->mask_instrs, rc_compare_issued(r), 100.0 * rc_simd_efficiency(st),
-            st->blocks_entered, st->duplicate_blocks, rc_compare_verdict(r, v, sizeof v));
+            st->blocks_entered, st->duplicate_blocks, tc, rc_compare_verdict(r, v, sizeof v));
   }
+  if (clock)
+    fprintf(f, "note: ns/item = nanoseconds per work-item of the fastest native run, on a launch of %" PRIu64
+               " work-items: the wave rows on\n"
+               "note: the native wave backend (W lanes in this CPU's vector registers), native-scalar one work-item at a\n"
+               "note: time as LLVM -O2 compiles the kernel for this CPU, pocl the OpenCL C kernel on pocl; each checked\n"
+               "note: against the interpreter's memory (native-scalar and pocl: floats may differ, fused mad, own math)\n",
+            items);
   /* what the numbers mean, so that the table reads without the manual; "note:" lines, which
    * scripts reading the rows can skip */
   fprintf(f, "note: issued = vector + scalar + mask instructions the waves issue, one slot each: the cost; "
@@ -75,7 +105,20 @@ void compare_report_json(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
     cli_json_string(f, r->st->name);
     fprintf(f, ", \"mode\": \"%s\", \"pipeline\": ", rc_machine_name(r->st->mode));
     if (r->st->pipeline) cli_json_string(f, r->st->pipeline); else fputs("null", f);
-    if (r->ran) {
+    if (on_the_clock(rows, n)) {
+      if (r->native.ran)
+        fprintf(f, ", \"native_ns_per_item\": %.4f, \"native_best_ns\": %" PRIu64 ", \"native_items\": %" PRIu64
+                   ", \"native_equivalent\": %s, \"native_float_ulps\": %" PRIu64,
+                r->native.ns_per_item, r->native.best_ns, r->native.items, r->native.equivalent ? "true" : "false",
+                r->native.float_ulps);
+      else
+        fputs(", \"native_ns_per_item\": null", f);
+      if (r->native.note[0]) {
+        fputs(", \"native_note\": ", f);
+        cli_json_string(f, r->native.note);
+      }
+    }
+    if (r->ran && !is_measured_row(r)) {
       const rc_run_stats *st = &r->res.stats;
       fprintf(f, ", \"blocks\": %u, \"flow_blocks\": %u, \"vector_instructions\": %" PRIu64
                  ", \"scalar_instructions\": %" PRIu64 ", \"mask_instructions\": %" PRIu64

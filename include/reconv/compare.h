@@ -16,8 +16,10 @@ extern "C" {
 
 /* ---- one run ------------------------------------------------------------------------------------ */
 
-/* The machines (rc_machine_name: "thread", "ipdom", "wave"). */
-enum { RC_MACHINE_THREAD, RC_MACHINE_IPDOM, RC_MACHINE_WAVE };
+/* The machines (rc_machine_name: "thread", "ipdom", "wave", and "native" for the two measured
+ * rows of a native comparison: the thread-level kernel compiled by LLVM for the host and run one
+ * work-item at a time, and the OpenCL C kernel on pocl). */
+enum { RC_MACHINE_THREAD, RC_MACHINE_IPDOM, RC_MACHINE_WAVE, RC_MACHINE_NATIVE_SCALAR, RC_MACHINE_POCL };
 const char *rc_machine_name(int machine);
 
 typedef struct rc_exec_request {
@@ -107,18 +109,48 @@ extern const int rc_compare_nstrategies;
 /* the row of reconv's default pipeline (reconverge with its default ordering, then lower) */
 #define RC_COMPARE_DEFAULT "reconverge[auto]+lower"
 
+/* A row measured on this machine's clock (rc_compare_opts.native). */
+typedef struct rc_compare_native {
+  bool ran;          /* it ran natively (else `note` says why not) */
+  bool equivalent;   /* its memory was the interpreter's (floats within `float_ulps` for the
+                        rows whose floats may differ: fused mad, another math library) */
+  double ns_per_item;/* the fastest run's nanoseconds per work-item */
+  uint64_t best_ns, items;
+  uint64_t float_ulps;
+  char note[600];    /* why it did not run or differs, or a remark */
+} rc_compare_native;
+
 typedef struct rc_compare_row {
   const rc_strategy *st;
   rc_ctx ctx;      /* collects the strategy's first error; outlives its lowered copy */
   bool ran;        /* the machine ran (else: error) */
   rc_exec_result res;
   char error[400];
+  rc_compare_native native;
 } rc_compare_row;
+
+/* How to compare. */
+typedef struct rc_compare_opts {
+  const char *only;       /* the strategies to run (comma-separated names; NULL: all) */
+  bool timeline;          /* the default strategy's row records wave 0's timeline */
+  bool native;            /* also on the clock: every wave row on the native wave backend, and the
+                             rows native-scalar (needs an LLVM module: .cl, .ll, .bc) and pocl
+                             (needs OpenCL C and an OpenCL platform) */
+  uint32_t scale;         /* native: the launch this many times larger (rc_run_spec_scale); 0: 1 */
+  uint32_t repeat;        /* native: timed runs after the first (the warm-up); 0: 5 */
+  uint32_t threads;       /* native wave rows and pocl: worker threads; 0: 1 */
+  const char *path;       /* the kernel's file, for native-scalar and pocl */
+  const void *import;     /* the rc_llvm_import_opts it was read with (NULL: defaults) */
+} rc_compare_opts;
 
 /* Is name one of the comma-separated names of `only` (NULL: every name)? */
 bool rc_compare_selected(const char *only, const char *name);
-/* Run every selected strategy on k (rows: rc_compare_nstrategies entries); the default strategy's
- * row records wave 0's timeline when `timeline` is set. Returns the number of rows. */
+/* Run every selected strategy on k (rows: rc_compare_nstrategies entries). Returns the number of
+ * rows. The measured rows (RC_MACHINE_NATIVE_SCALAR, RC_MACHINE_POCL) are there with o->native
+ * only. */
+int rc_compare_run_opts(const rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const rc_compare_opts *o,
+                        rc_compare_row *rows);
+/* The same with only `only` and `timeline`. */
 int rc_compare_run(const rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, const char *only, bool timeline,
                    rc_compare_row *rows);
 void rc_compare_rows_free(rc_compare_row *rows, int n);

@@ -19,6 +19,7 @@ const char *rc_machine_name(int mode) {
   switch (mode) {
   case RC_MACHINE_THREAD: return "thread";
   case RC_MACHINE_IPDOM: return "ipdom";
+  case RC_MACHINE_NATIVE_SCALAR: case RC_MACHINE_POCL: return "native";
   default: return "wave";
   }
 }
