@@ -51,8 +51,9 @@ int rc_native_run_timed(rc_native *n, const rc_run_spec *s, rc_memory *mem, rc_n
 /* Compile the module for this machine's own CPU (LLVM's name and features for it) and optimise it
  * again at -O2 for that target (so LLVM's auto-vectorisation may use its vector unit), instead of
  * the architecture's generic CPU the oracle uses: the one-work-item-at-a-time baseline of the
- * native comparisons (bench/native_wave.c), not an oracle any more (a CPU with FMA fuses
- * llvm.fmuladd). 0, or -1 after reporting. */
+ * native comparisons (bench/native_wave.c, reconv compare --native). llvm.fmuladd stays a
+ * multiply and an add (the interpreter's numerics; a CPU with FMA would fuse it). 0, or -1 after
+ * reporting. */
 int rc_native_tune_for_host(rc_native *n);
 
 void rc_native_close(rc_native *n);

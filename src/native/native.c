@@ -391,7 +391,28 @@ out:
   return rc;
 }
 
+/* llvm.fmuladd as a multiply and an add, each rounded: the numerics of reconv's interpreter and of
+ * the native wave backend, which a CPU with FMA would otherwise not have (LLVM fuses fmuladd where it
+ * can), so that a comparison compares the same arithmetic. */
+static void unfuse_fmuladd(rc_native *n) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(n->lctx);
+  for (LLVMValueRef f = LLVMGetFirstFunction(n->mod); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+        if (!callee || !LLVMIsAFunction(callee) || !starts_with(LLVMGetValueName(callee), "llvm.fmuladd.")) continue;
+        LLVMPositionBuilderBefore(b, i);
+        LLVMValueRef p = LLVMBuildFMul(b, LLVMGetOperand(i, 0), LLVMGetOperand(i, 1), "");
+        LLVMValueRef sum = LLVMBuildFAdd(b, p, LLVMGetOperand(i, 2), "");
+        LLVMReplaceAllUsesWith(i, sum);
+        LLVMInstructionEraseFromParent(i);
+      }
+  LLVMDisposeBuilder(b);
+}
+
 int rc_native_tune_for_host(rc_native *n) {
+  unfuse_fmuladd(n);
   char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures(), *t = LLVMGetDefaultTargetTriple(), *err = NULL;
   LLVMTargetRef target;
   int rc = 0;

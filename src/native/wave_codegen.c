@@ -133,6 +133,12 @@ static LLVMValueRef const_value(wcg *g, const rc_value *v) {
     }
     return a == 0 ? LLVMConstNull(lt) : LLVMConstIntToPtr(wcg_const_i64(g, a), lt);
   }
+  if (t == RC_MASK) { /* lane l: bit l */
+    uint64_t m = (uint64_t)rc_const_ival(v);
+    LLVMValueRef e[RC_WAVE_MAX_LANES];
+    for (uint32_t l = 0; l < g->W; l++) e[l] = LLVMConstInt(g->i1, (m >> l) & 1, 0);
+    return LLVMConstVector(e, g->W);
+  }
   unsigned bits = rc_type_bits(t);
   int64_t x = rc_const_ival(v);
   if (bits == 1) x &= 1;
@@ -170,7 +176,10 @@ LLVMValueRef wcg_operand(wcg *g, const rc_value *v, bool vector) {
 
 /* ---- exec and masks ------------------------------------------------------------------------------------ */
 
-LLVMValueRef wcg_exec(wcg *g) { return LLVMBuildLoad2(g->b, g->i64, g->exec_var, "exec"); }
+/* exec lives as a <W x i1> (so that LLVM keeps it, and the masks computed from it, in AVX-512's mask
+ * registers, where and/or/andn are one-cycle instructions); its bits as an i64 where scalar code
+ * needs them (lane loops, the first lane, the empty test). */
+LLVMValueRef wcg_exec_lanes(wcg *g) { return LLVMBuildLoad2(g->b, g->vmask_t, g->exec_var, "exec"); }
 
 LLVMValueRef wcg_mask_lanes(wcg *g, LLVMValueRef m) {
   LLVMValueRef bits = g->W == 64 ? m : LLVMBuildTrunc(g->b, m, g->wbits_t, "");
@@ -182,7 +191,7 @@ LLVMValueRef wcg_lanes_mask(wcg *g, LLVMValueRef lanes) {
   return g->W == 64 ? bits : LLVMBuildZExt(g->b, bits, g->i64, "");
 }
 
-LLVMValueRef wcg_exec_lanes(wcg *g) { return wcg_mask_lanes(g, wcg_exec(g)); }
+LLVMValueRef wcg_exec(wcg *g) { return wcg_lanes_mask(g, wcg_exec_lanes(g)); }
 
 LLVMValueRef wcg_ctx_field(wcg *g, unsigned index) {
   return LLVMBuildStructGEP2(g->b, g->ctx_t, g->ctxp, index, "");
@@ -248,7 +257,8 @@ LLVMValueRef wcg_to_slot(wcg *g, LLVMValueRef v, rc_type t) {
   case RC_F16: v = LLVMBuildFPExt(g->b, v, g->f32, ""); /* fall through: the float holding it */
   /* fall through */
   case RC_F32: return LLVMBuildZExt(g->b, LLVMBuildBitCast(g->b, v, g->i32, ""), g->i64, "");
-  case RC_MASK: case RC_I64: return v;
+  case RC_MASK: return wcg_lanes_mask(g, v);
+  case RC_I64: return v;
   case RC_I1: return LLVMBuildZExt(g->b, v, g->i64, "");
   default:
     if (rc_type_is_ptr(t)) return LLVMBuildPtrToInt(g->b, v, g->i64, "");
@@ -262,7 +272,8 @@ LLVMValueRef wcg_from_slot(wcg *g, LLVMValueRef s, rc_type t) {
   case RC_F32: return LLVMBuildBitCast(g->b, LLVMBuildTrunc(g->b, s, g->i32, ""), g->f32, "");
   case RC_F16:
     return LLVMBuildFPTrunc(g->b, LLVMBuildBitCast(g->b, LLVMBuildTrunc(g->b, s, g->i32, ""), g->f32, ""), g->f16, "");
-  case RC_MASK: case RC_I64: return s;
+  case RC_MASK: return wcg_mask_lanes(g, s);
+  case RC_I64: return s;
   default:
     if (rc_type_is_ptr(t)) return LLVMBuildIntToPtr(g->b, s, g->ptr, "");
     return LLVMBuildTrunc(g->b, s, wcg_type(g, t), "");
@@ -301,15 +312,15 @@ void wcg_fault_if(wcg *g, LLVMValueRef bad, const rc_instr *i, uint32_t kind, LL
 
 static LLVMValueRef emit_wave_op(wcg *g, const rc_instr *i) {
   switch ((rc_opcode)i->op) {
-  case RC_OP_EXEC: return wcg_exec(g);
+  case RC_OP_EXEC: return wcg_exec_lanes(g);
   case RC_OP_BALLOT: {
-    LLVMValueRef e = wcg_exec(g);
+    LLVMValueRef e = wcg_exec_lanes(g);
     if (wave_value_is_scalar(i->ops[0]))
-      return LLVMBuildSelect(g->b, wcg_scalar(g, i->ops[0]), e, wcg_const_i64(g, 0), "ballot");
-    return LLVMBuildAnd(g->b, wcg_lanes_mask(g, wcg_scalar(g, i->ops[0])), e, "ballot");
+      return LLVMBuildSelect(g->b, wcg_scalar(g, i->ops[0]), e, LLVMConstNull(g->vmask_t), "ballot");
+    return LLVMBuildAnd(g->b, wcg_scalar(g, i->ops[0]), e, "ballot");
   }
   case RC_OP_SETEXEC:
-    LLVMBuildStore(g->b, LLVMBuildAnd(g->b, wcg_scalar(g, i->ops[0]), g->exists, ""), g->exec_var);
+    LLVMBuildStore(g->b, LLVMBuildAnd(g->b, wcg_scalar(g, i->ops[0]), g->exists_lanes, ""), g->exec_var);
     return NULL;
   case RC_OP_RGET: {
     const rc_reg *r = i->u.reg;
@@ -408,8 +419,8 @@ static void make_types(wcg *g) {
   g->f32 = LLVMFloatTypeInContext(c);
   g->f64 = LLVMDoubleTypeInContext(c);
   g->ptr = LLVMPointerType(g->i8, 0);
-  g->mask_t = g->i64;
   g->vmask_t = LLVMVectorType(g->i1, g->W);
+  g->mask_t = g->vmask_t;
   g->wbits_t = LLVMIntTypeInContext(c, g->W);
   /* rc_wave_ctx, field by field (wave_codegen.h's CTX_* order) */
   LLVMTypeRef a3 = LLVMArrayType(g->i64, 3), lanes = LLVMArrayType(g->i64, RC_WAVE_MAX_LANES);
@@ -429,7 +440,8 @@ static LLVMValueRef load_param(wcg *g, LLVMValueRef args, uint32_t p) {
   case RC_F64: return LLVMBuildBitCast(g->b, s, g->f64, "");
   case RC_F32: return LLVMBuildBitCast(g->b, LLVMBuildTrunc(g->b, s, g->i32, ""), g->f32, "");
   case RC_F16: return LLVMBuildBitCast(g->b, LLVMBuildTrunc(g->b, s, g->i16, ""), g->f16, "");
-  case RC_I64: case RC_MASK: return s;
+  case RC_I64: return s;
+  case RC_MASK: return wcg_mask_lanes(g, s);
   default:
     if (rc_type_is_ptr(t)) return LLVMBuildIntToPtr(g->b, s, g->ptr, "");
     return LLVMBuildTrunc(g->b, s, wcg_type(g, t), "");
@@ -553,7 +565,7 @@ int wcg_generate(wcg *g, const char *fname) {
   for (uint32_t b = 0; b < k->nblocks; b++)
     g->bbs[b] = LLVMAppendBasicBlockInContext(g->lc, g->fn, k->blocks[b]->name);
   LLVMPositionBuilderAtEnd(g->b, g->entry);
-  g->exec_var = LLVMBuildAlloca(g->b, g->i64, "exec.var");
+  g->exec_var = LLVMBuildAlloca(g->b, g->vmask_t, "exec.var");
   for (uint32_t r = 0; r < k->nregs; r++) {
     const rc_reg *reg = k->regs[r];
     if (!rc_type_is_scalar((rc_type)reg->type)) continue; /* split into its lanes' registers (scalarize.c) */
@@ -562,7 +574,8 @@ int wcg_generate(wcg *g, const char *fname) {
   }
   make_slots(g);
   g->exists = LLVMBuildLoad2(g->b, g->i64, wcg_ctx_field(g, CTX_EXISTS), "exists");
-  LLVMBuildStore(g->b, g->exists, g->exec_var);
+  g->exists_lanes = wcg_mask_lanes(g, g->exists);
+  LLVMBuildStore(g->b, g->exists_lanes, g->exec_var);
   LLVMValueRef args = LLVMBuildLoad2(g->b, LLVMPointerType(g->i64, 0), wcg_ctx_field(g, CTX_ARGS), "args");
   for (uint32_t p = 0; p < k->nparams; p++) g->vals[k->params[p]->id] = load_param(g, args, p);
   LLVMBuildBr(g->b, g->bbs[0]);

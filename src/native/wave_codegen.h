@@ -10,8 +10,9 @@
  * The input is a wave kernel in the machines' form (src/sim/run_form.c): scalars only (i1..i64,
  * other integer widths up to 64 bits, f16, f32, f64, ptr, mask), calls inlined, globals as memory.
  * A value is *scalar* (one per wave: an LLVM scalar) or a *vector* value (one per lane: <W x T>),
- * by docs/ir.md's rules; a mask is an i64, lane l bit l; a pointer an i8* (so that LLVM's alias
- * analysis sees where addresses come from). Not installed. */
+ * by docs/ir.md's rules; a mask (exec among them) is a <W x i1>, its bits an i64 (lane l bit l)
+ * where scalar code needs them; a pointer an i8* (so that LLVM's alias analysis sees where
+ * addresses come from). Not installed. */
 #ifndef RECONV_WAVE_CODEGEN_H
 #define RECONV_WAVE_CODEGEN_H
 
@@ -72,8 +73,9 @@ typedef struct wcg {
   LLVMValueRef *slots;    /* per value id, merged values: where the previous lanes live (alloca) */
   uint8_t *slot_only;     /* per value id: read from its slot at every use (wave_codegen.c) */
   wave_affine *aff;       /* per value id */
-  LLVMValueRef exec_var;  /* alloca i64 */
+  LLVMValueRef exec_var;  /* alloca <W x i1> */
   LLVMValueRef exists;    /* i64, from the context */
+  LLVMValueRef exists_lanes; /* the same as <W x i1> */
   LLVMValueRef *regs;     /* per register: alloca */
   uint64_t *region_offset;/* per value id of an alloca or localmem: its offset */
   uint64_t private_bytes, local_bytes;
@@ -90,7 +92,7 @@ LLVMValueRef wcg_operand(wcg *g, const rc_value *v, bool vector);
 LLVMValueRef wcg_splat(wcg *g, LLVMValueRef s);
 LLVMTypeRef wcg_type(wcg *g, rc_type t);  /* the scalar LLVM type */
 LLVMTypeRef wcg_vtype(wcg *g, rc_type t); /* <W x T> */
-/* exec now: as an i64, and as <W x i1> */
+/* exec now: its bits as an i64, and as <W x i1> */
 LLVMValueRef wcg_exec(wcg *g);
 LLVMValueRef wcg_exec_lanes(wcg *g);
 /* <W x i1> of an i64 mask, and the i64 of a <W x i1> */

@@ -211,7 +211,10 @@ LLVMValueRef wcg_emit_op(wcg *g, const rc_instr *i, bool scalar) {
   case RC_OP_FMUL: return LLVMBuildFMul(g->b, x, y, "");
   case RC_OP_FDIV: return LLVMBuildFDiv(g->b, x, y, "");
   case RC_OP_FREM: return LLVMBuildFRem(g->b, x, y, "");
-  case RC_OP_ICMP: return LLVMBuildICmp(g->b, icmp_pred((rc_cmp)i->pred), x, y, "");
+  case RC_OP_ICMP:
+    if (i->ops[0]->type == RC_MASK) /* masks compare as their bits */
+      x = wcg_lanes_mask(g, x), y = wcg_lanes_mask(g, y);
+    return LLVMBuildICmp(g->b, icmp_pred((rc_cmp)i->pred), x, y, "");
   case RC_OP_FCMP: return LLVMBuildFCmp(g->b, fcmp_pred((rc_cmp)i->pred), x, y, "");
   default: return NULL; /* refused before code generation (wave_native.c) */
   }

@@ -139,6 +139,7 @@ int main(int argc, char **argv) {
   snprintf(threads, sizeof threads, "%u", req->threads ? req->threads : 1);
   setenv("POCL_CPU_MAX_CU_COUNT", threads, 1); /* pocl's pthread device: worker threads */
   setenv("POCL_MAX_PTHREAD_COUNT", threads, 1); /* (its name before pocl 1.6) */
+
   opencl_api cl;
   load_api(&cl);
   cl_platform_id platform = pocl_platform(&cl);
@@ -149,8 +150,11 @@ int main(int argc, char **argv) {
   if (err != CL_SUCCESS) fail("pocl cannot make a context (error %d)", err);
   cl_command_queue q = cl.CreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
   if (err != CL_SUCCESS) fail("pocl cannot make a command queue (error %d)", err);
-  const char *src = read_source(req->source);
-  cl_program prog = cl.CreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  /* no contraction of a * b + c into a fused multiply-add (OpenCL C allows it, and clang does it
+   * where the CPU has FMA): the arithmetic of reconv's interpreter and of the other rows, so that
+   * the rows compare the same computation; a pragma in front of the source says so for all of it */
+  const char *srcs[2] = {"#pragma OPENCL FP_CONTRACT OFF\n", read_source(req->source)};
+  cl_program prog = cl.CreateProgramWithSource(ctx, 2, srcs, NULL, &err);
   if (err != CL_SUCCESS) fail("pocl cannot take the source (error %d)", err);
   if (cl.BuildProgram(prog, 1, &dev, req->options, NULL, NULL) != CL_SUCCESS) {
     char log[600] = "";
