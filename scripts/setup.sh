@@ -2,7 +2,8 @@
 # Install what reconv needs and is missing, from Debian's packages; does nothing when all is there.
 # Needed: a C compiler, make, cmake. Wanted: LLVM's development files and clang (the LLVM bridge,
 # OpenCL kernels), graphviz (SVG pictures), valgrind (memory checks); with --tests also chromium
-# (the report page's browser test).
+# (the report page's browser test) and pocl with the OpenCL headers (the pocl row of
+# `reconv compare --native`, a peer on this CPU).
 set -u
 missing=()
 need() { # need COMMAND PACKAGE
@@ -22,6 +23,12 @@ need dot graphviz
 need valgrind valgrind
 # only the tests need a browser (the report page's test opens it): `setup.sh --tests`, as make check
 [ "${1:-}" = "--tests" ] && need chromium chromium
+# and pocl, the OpenCL runtime for CPUs that compare --native measures against: its ICD, and the
+# headers reconv-ocl-runner is built with
+if [ "${1:-}" = "--tests" ]; then
+  [ -e /usr/include/CL/cl.h ] || missing+=(ocl-icd-opencl-dev)
+  ls /etc/OpenCL/vendors/*pocl*.icd >/dev/null 2>&1 || missing+=(pocl-opencl-icd)
+fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi

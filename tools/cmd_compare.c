@@ -72,9 +72,10 @@ int cmd_compare(int argc, char **argv) {
                (r = cli_opt("compare", argc, argv, &i, NULL, "--threads", &v)) != 0) {
       const char *opt = argv[i - 1];
       uint64_t *dst = strcmp(opt, "--scale") == 0 ? &scale : strcmp(opt, "--repeat") == 0 ? &repeat : &threads;
-      if (r < 0 || !cli_parse_u64("compare", opt, v, dst) || *dst > 100000 || (*dst == 0 && dst != &repeat)) {
+      bool parsed = r > 0 && cli_parse_u64("compare", opt, v, dst); /* says what is wrong when not */
+      if (!parsed || *dst == 0 || *dst > 100000) {
         cli_spec_words_free(&w);
-        return r < 0 ? EXIT_USAGE : cli_usage_error("compare", "%s expects a number from %d to 100000", opt, dst == &repeat ? 0 : 1);
+        return !parsed ? EXIT_USAGE : cli_usage_error("compare", "%s expects a number from 1 to 100000", opt);
       }
     } else if (cli_flag(a, NULL, "--native")) {
       native = true;

@@ -39,7 +39,7 @@ void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
     if (clock) {
       time_cell(t, sizeof t, r);
       snprintf(tc, sizeof tc, " %8s", t);
-      if (r->native.ran) items = r->native.items;
+      if (r->native.items) items = r->native.items;
     }
     if (!r->ran || is_measured_row(r)) {
       fprintf(f, "%-*s %1s %6s %5s %9s %8s %8s %9s %9s %8s %6s%s  %s\n", w, r->st->name, "", "-", "-", "-", "-", "-", "-",
@@ -57,7 +57,7 @@ void compare_report_text(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
   }
   if (clock)
     fprintf(f, "note: ns/item = nanoseconds per work-item of the fastest native run, on a launch of %" PRIu64
-               " work-items: the wave rows on\n"
+               " work-items (--scale): the wave rows on\n"
                "note: the native wave backend (W lanes in this CPU's vector registers), native-scalar one work-item at a\n"
                "note: time as LLVM -O2 compiles the kernel for this CPU, pocl the OpenCL C kernel on pocl; each checked\n"
                "note: against the interpreter's memory (native-scalar and pocl: floats may differ, fused mad, own math)\n",
@@ -112,7 +112,8 @@ void compare_report_json(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
                 r->native.ns_per_item, r->native.best_ns, r->native.items, r->native.equivalent ? "true" : "false",
                 r->native.float_ulps);
       else
-        fputs(", \"native_ns_per_item\": null", f);
+        fprintf(f, ", \"native_ns_per_item\": null, \"native_unavailable\": %s",
+                r->native.unavailable ? "true" : "false");
       if (r->native.note[0]) {
         fputs(", \"native_note\": ", f);
         cli_json_string(f, r->native.note);

@@ -112,6 +112,8 @@ extern const int rc_compare_nstrategies;
 /* A row measured on this machine's clock (rc_compare_opts.native). */
 typedef struct rc_compare_native {
   bool ran;          /* it ran natively (else `note` says why not) */
+  bool unavailable;  /* it did not run because this machine or this input cannot (no pocl, no LLVM,
+                        not an OpenCL C file): said in `note`, not a failure of the row */
   bool equivalent;   /* its memory was the interpreter's (floats within `float_ulps` for the
                         rows whose floats may differ: fused mad, another math library) */
   double ns_per_item;/* the fastest run's nanoseconds per work-item */

@@ -47,6 +47,7 @@ int compare_clock_open(const rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, co
   clock->threads = o->threads ? o->threads : 1;
 #ifndef RECONV_HAVE_LLVM
   snprintf(clock->why, sizeof clock->why, "reconv was built without the LLVM bridge, which native runs need");
+  clock->unavailable = true;
   return -1;
 #else
   rc_run_spec_copy(&clock->s, s);
@@ -126,6 +127,7 @@ static void scalar_row(compare_clock *clock, rc_compare_row *r, captured *c) {
   const char *path = clock->o->path;
   if (!path || !(has_ext(path, ".cl") || has_ext(path, ".ll") || has_ext(path, ".bc"))) {
     snprintf(nt->note, sizeof nt->note, "needs an LLVM module (.cl, .ll, .bc), which LLVM compiles for this CPU");
+    nt->unavailable = true;
     return;
   }
   rc_llvm_import_opts io = {0};
@@ -152,16 +154,21 @@ static void pocl_row(compare_clock *clock, rc_compare_row *r, captured *c) {
   const char *path = clock->o->path;
   if (!path || !has_ext(path, ".cl")) {
     snprintf(nt->note, sizeof nt->note, "pocl runs OpenCL C (.cl)");
+    nt->unavailable = true;
     return;
   }
   const rc_llvm_import_opts *io = clock->o->import;
   rc_memory mem = {0};
   uint64_t best = 0;
-  if (rc_memory_init(&c->ctx, &mem, &clock->s, clock->k) == 0 &&
-      compare_pocl_run(&c->ctx, path, io ? io->defines : NULL, io ? io->ndefines : 0, clock->k, &clock->s,
-                       clock->repeat, clock->threads, &mem, &best, nt->note, sizeof nt->note) == 0) {
+  int rc = -1;
+  if (rc_memory_init(&c->ctx, &mem, &clock->s, clock->k) == 0)
+    rc = compare_pocl_run(&c->ctx, path, io ? io->defines : NULL, io ? io->ndefines : 0, clock->k, &clock->s,
+                          clock->repeat, clock->threads, &mem, &best, nt->note, sizeof nt->note);
+  if (rc == 0) {
     timed(clock, nt, best);
     judge(clock, nt, &mem, true);
+  } else if (rc == 1) {
+    nt->unavailable = true;
   } else if (!nt->note[0]) {
     snprintf(nt->note, sizeof nt->note, "%s", c->first);
   }
@@ -172,6 +179,7 @@ void compare_clock_row(compare_clock *clock, rc_compare_row *r) {
   captured c;
   captured_init(&c, clock->ctx);
   memset(&r->native, 0, sizeof r->native);
+  r->native.items = clock->items; /* the launch it runs, or would have */
   switch (r->st->mode) {
   case RC_MACHINE_NATIVE_SCALAR: scalar_row(clock, r, &c); break;
   case RC_MACHINE_POCL: pocl_row(clock, r, &c); break;
@@ -183,6 +191,7 @@ void compare_clock_row(compare_clock *clock, rc_compare_row *r) {
 
 void compare_clock_row(compare_clock *clock, rc_compare_row *r) {
   snprintf(r->native.note, sizeof r->native.note, "%s", clock->why);
+  r->native.unavailable = true;
 }
 
 #endif

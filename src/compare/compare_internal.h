@@ -21,6 +21,7 @@ typedef struct compare_clock {
   uint32_t repeat, threads;
   uint64_t items;
   char why[600];          /* when open failed: why no row is measured */
+  bool unavailable;       /* ... because this build has no native backend (not the kernel's fault) */
 } compare_clock;
 
 /* 0, or -1 with clock->why set (the scaled launch does not fit, the interpreter faults on it, no
@@ -35,7 +36,8 @@ void compare_clock_close(compare_clock *clock);
 /* pocl.c: the kernel of OpenCL C file `path` on pocl (an OpenCL platform's CPU device), launched by
  * spec s of kernel k (k's parameters give the arguments' kinds), in a child process, the memory left
  * in mem (from rc_memory_init for s and k); best_ns: its fastest run by the OpenCL event profile.
- * 0; -1 with why filled (no platform, a build error, a fault). */
+ * 0; 1 with why filled when this machine cannot run it (no runner, no OpenCL library, no pocl);
+ * -1 with why filled when pocl could not (a build error, a fault). */
 int compare_pocl_run(rc_ctx *ctx, const char *path, const char *const *defines, unsigned ndefines,
                      const rc_kernel *k, const rc_run_spec *s, uint32_t repeat, uint32_t threads, rc_memory *mem,
                      uint64_t *best_ns, char *why, size_t len);

@@ -18,6 +18,8 @@
 #define OCL_RUNNER "reconv-ocl-runner"
 
 enum { OCL_ARG_BUFFER, OCL_ARG_LOCAL, OCL_ARG_SCALAR };
+/* ocl_request.status: ran; pocl refused or failed the kernel; no OpenCL library or pocl here */
+enum { OCL_RAN = 0, OCL_FAILED = 1, OCL_UNAVAILABLE = 2 };
 
 typedef struct ocl_arg {
   uint32_t kind;     /* OCL_ARG_* */
@@ -38,7 +40,7 @@ typedef struct ocl_request {
   ocl_arg args[OCL_MAX_ARGS];
   uint64_t bytes;     /* the file's size */
   /* out */
-  int32_t status;     /* 0: ran, the buffers hold the first run's results; else message says why */
+  int32_t status;     /* OCL_RAN: the buffers hold the first run's results; else message says why */
   uint32_t runs;
   uint64_t first_ns, best_ns;
   char message[1024];

@@ -156,7 +156,7 @@ int compare_pocl_run(rc_ctx *ctx, const char *path, const char *const *defines, 
   if (!find_runner(runner, sizeof runner)) {
     snprintf(why, len, "no %s next to reconv (built with it where the OpenCL headers are: Debian's ocl-icd-opencl-dev)",
              OCL_RUNNER);
-    return -1;
+    return 1;
   }
   uint64_t *offsets = rc_xcalloc(mem->nbufs + 1, sizeof *offsets);
   uint64_t bytes = (sizeof(ocl_request) + 63) & ~(uint64_t)63;
@@ -195,8 +195,9 @@ int compare_pocl_run(rc_ctx *ctx, const char *path, const char *const *defines, 
   uint64_t steps = s->step_budget ? s->step_budget : RC_DEFAULT_STEP_BUDGET; /* as the native runs' limit */
   double run_limit = 5.0 + (double)rc_run_spec_threads(s) * (double)steps * 1e-9;
   if (wait_limited(pid, POCL_SECONDS + run_limit * (1 + repeat), why, len) != 0) goto out;
-  if (q->status != 0) {
+  if (q->status != OCL_RAN) {
     snprintf(why, len, "%s", q->message);
+    rc = q->status == OCL_UNAVAILABLE ? 1 : -1;
     goto out;
   }
   for (uint32_t i = 0; i < mem->nbufs; i++)

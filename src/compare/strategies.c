@@ -78,7 +78,8 @@ bool rc_compare_selected(const char *only, const char *name) {
 }
 
 bool rc_compare_row_ok(const rc_compare_row *r) {
-  if (r->st->mode == RC_MACHINE_NATIVE_SCALAR || r->st->mode == RC_MACHINE_POCL) return r->native.ran && r->native.equivalent;
+  if (r->st->mode == RC_MACHINE_NATIVE_SCALAR || r->st->mode == RC_MACHINE_POCL)
+    return r->native.unavailable || (r->native.ran && r->native.equivalent);
   return r->ran && !r->res.fault.happened && r->res.equivalent && (!r->native.ran || r->native.equivalent);
 }
 
@@ -123,8 +124,12 @@ int rc_compare_run_opts(const rc_ctx *ctx, rc_kernel *k, const rc_run_spec *s, c
     r->ctx.diag = keep_first_error;
     r->ctx.diag_user = r;
     if (measured) { /* rows of the clock alone: no model, no traces */
-      if (native) compare_clock_row(&clock, r);
-      else snprintf(r->native.note, sizeof r->native.note, "%s", clock.why);
+      if (native) {
+        compare_clock_row(&clock, r);
+      } else {
+        snprintf(r->native.note, sizeof r->native.note, "%s", clock.why);
+        r->native.unavailable = clock.unavailable;
+      }
       r->ran = r->native.ran;
       if (!r->ran) snprintf(r->error, sizeof r->error, "%.399s", r->native.note);
       continue;

@@ -8,8 +8,9 @@
 #
 # In a command: %s is the test file, %S its directory, %t a scratch file path, %T a scratch dir.
 # Each command's output (stdout, then stderr) is followed by "[exit N]" when N is not 0.
-# "REQUIRES: llvm", "REQUIRES: llc", "REQUIRES: dot" or "REQUIRES: chromium" skip the test when
-# reconv lacks the LLVM bridge, or LLVM's llc, graphviz or the chromium browser is missing.
+# "REQUIRES: llvm", "REQUIRES: llc", "REQUIRES: dot", "REQUIRES: chromium" or "REQUIRES: pocl" skip
+# the test when reconv lacks the LLVM bridge, or LLVM's llc, graphviz, the chromium browser or pocl
+# (its OpenCL platform, and reconv-ocl-runner built beside reconv) is missing.
 set -u
 mode=$1
 file=$2
@@ -27,6 +28,11 @@ if grep -q 'REQUIRES:.*dot' "$file" && ! command -v dot >/dev/null 2>&1; then
 fi
 if grep -q 'REQUIRES:.*chromium' "$file" && ! command -v chromium >/dev/null 2>&1; then
   echo "skipped: no browser: Debian's chromium is not installed (make check installs it)"; exit 77
+fi
+
+if grep -q 'REQUIRES:.*pocl' "$file" && ! { ls /etc/OpenCL/vendors/*pocl*.icd >/dev/null 2>&1 &&
+   [ -x "$(dirname "$(command -v reconv)")/reconv-ocl-runner" ]; }; then
+  echo "skipped: pocl is not installed, or reconv-ocl-runner was not built (make check installs both)"; exit 77
 fi
 
 tmpdir=$(mktemp -d)

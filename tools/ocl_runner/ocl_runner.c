@@ -47,30 +47,40 @@ typedef struct opencl_api {
 
 static ocl_request *req;
 
-static void fail(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2), noreturn))
-#endif
-    ;
+static _Noreturn void end_with(int32_t status, const char *fmt, va_list ap) {
+  vsnprintf(req->message, sizeof req->message, fmt, ap);
+  req->status = status;
+  exit(0);
+}
+
+static _Noreturn void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static _Noreturn void missing(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The kernel did not run: pocl refused it or failed. */
 static void fail(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(req->message, sizeof req->message, fmt, ap);
-  va_end(ap);
-  req->status = 1;
-  exit(0);
+  end_with(OCL_FAILED, fmt, ap);
+}
+
+/* This machine has no OpenCL library or no pocl: the row cannot be measured here, which is not
+ * the kernel's failure. */
+static void missing(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  end_with(OCL_UNAVAILABLE, fmt, ap);
 }
 
 /* A function of the OpenCL library (dlsym's object pointer as a function pointer: POSIX allows it). */
 static void load(void *lib, const char *name, void *field) {
   void *f = dlsym(lib, name);
-  if (!f) fail("the OpenCL library has no %s", name);
+  if (!f) missing("the OpenCL library has no %s", name);
   memcpy(field, &f, sizeof f);
 }
 
 static void load_api(opencl_api *cl) {
   void *lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) fail("no OpenCL library (libOpenCL.so.1; Debian: ocl-icd-libopencl1 and pocl-opencl-icd)");
+  if (!lib) missing("no OpenCL library (libOpenCL.so.1; Debian: ocl-icd-libopencl1 and pocl-opencl-icd)");
   load(lib, "clGetPlatformIDs", &cl->GetPlatformIDs);
   load(lib, "clGetPlatformInfo", &cl->GetPlatformInfo);
   load(lib, "clGetDeviceIDs", &cl->GetDeviceIDs);
@@ -93,7 +103,7 @@ static void load_api(opencl_api *cl) {
 static cl_platform_id pocl_platform(const opencl_api *cl) {
   cl_platform_id ps[16];
   cl_uint n = 0;
-  if (cl->GetPlatformIDs(16, ps, &n) != CL_SUCCESS || n == 0) fail("no OpenCL platform is installed (Debian: pocl-opencl-icd)");
+  if (cl->GetPlatformIDs(16, ps, &n) != CL_SUCCESS || n == 0) missing("no OpenCL platform is installed (Debian: pocl-opencl-icd)");
   char names[400] = "";
   for (cl_uint i = 0; i < n && i < 16; i++) {
     char name[200] = "";
@@ -102,7 +112,7 @@ static cl_platform_id pocl_platform(const opencl_api *cl) {
     size_t used = strlen(names);
     snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", name);
   }
-  fail("no pocl platform among the OpenCL platforms installed (%s)", names);
+  missing("no pocl platform among the OpenCL platforms installed (%s)", names);
 }
 
 static char *read_source(const char *path) {
@@ -121,9 +131,9 @@ static char *read_source(const char *path) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
+  if (argc != 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
     fprintf(stderr, "usage: %s FD (run by reconv: src/compare/pocl.c)\n", argv[0]);
-    return 2;
+    return argc == 2 ? 0 : 2;
   }
   int fd = atoi(argv[1]);
   ocl_request head;
@@ -206,6 +216,6 @@ int main(int argc, char **argv) {
   }
   req->best_ns = best;
   req->runs = req->repeat + 1;
-  req->status = 0;
+  req->status = OCL_RAN;
   return 0;
 }
