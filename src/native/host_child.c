@@ -143,14 +143,6 @@ uint8_t *host_child_stacks(host_report *r, uint64_t n, size_t bytes, size_t *str
   return stacks;
 }
 
-void host_switch_context(ucontext_t *from, const ucontext_t *to) {
-  volatile bool resumed = false;
-  getcontext(from);
-  if (resumed) return; /* someone switched back to `from` */
-  resumed = true;
-  setcontext(to);
-}
-
 static uint64_t now_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);

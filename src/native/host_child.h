@@ -18,7 +18,6 @@
 
 #include <llvm-c/ExecutionEngine.h>
 
-#include <ucontext.h>
 
 /* Phases of the child, in the report. */
 enum { HOST_COMPILING = 0, HOST_RUNNING = 1, HOST_FINISHED = 2 };
@@ -112,8 +111,5 @@ size_t host_page_size(void);
  * The report receives the first run's nanoseconds, the fastest run's and the number of runs. */
 void host_child_timed_runs(host_run *h, uint32_t repeat, void (*run)(void *arg), void *arg);
 
-/* swapcontext, spelt with getcontext and setcontext: AddressSanitizer intercepts swapcontext and
- * warns on standard error at the first call, which would end up in reconv's output. */
-void host_switch_context(ucontext_t *from, const ucontext_t *to);
 
 #endif

@@ -4,10 +4,11 @@
  *
  * Work-groups run one after another, x fastest, as in reconv's interpreter. Without barriers the
  * work-items of a group run one after the other on the child's stack. With barriers each work-item
- * is a coroutine (ucontext) with a stack of its own: a barrier switches back to the scheduler, which
+ * is a coroutine (a fiber, host_fiber.h) with a stack of its own: a barrier switches back to the scheduler, which
  * resumes them all when every one waits at the same barrier; a work-item that returns while others
  * wait, or two that wait at different barriers, is barrier divergence. */
 #include "host_child.h"
+#include "host_fiber.h"
 #include "native_internal.h"
 
 #include <inttypes.h>
@@ -30,7 +31,7 @@ typedef struct native_group {
   native_wi *wis;
   uint32_t nwi;
   /* coroutines (kernels with barriers) */
-  ucontext_t sched, *uc;
+  host_fiber sched, *fibers; /* the scheduler's, and one per work-item (host_fiber.h) */
   uint8_t *state;
   uint64_t *site;
   uint8_t *stacks;
@@ -53,7 +54,7 @@ static void hook_barrier(native_wi *wi, uint64_t site) {
   uint32_t i = (uint32_t)wi->local_linear_id;
   g->state[i] = WI_WAITING;
   g->site[i] = site;
-  host_switch_context(&g->uc[i], &g->sched);
+  host_fiber_switch(&g->fibers[i], &g->sched);
 }
 
 static void hook_unsupported(native_wi *wi, const char *name) {
@@ -87,12 +88,11 @@ static void fill_wi(native_wi *w, const rc_run_spec *s, const uint32_t local[3],
   w->group = g;
 }
 
-/* makecontext passes ints: the work-item's address in two halves. */
-static void coroutine_main(int hi, int lo) {
-  native_wi *wi = (native_wi *)(uintptr_t)((uint64_t)(uint32_t)hi << 32 | (uint32_t)lo);
+static void coroutine_main(void *arg) {
+  native_wi *wi = arg;
   native_group *g = wi->group;
   g->entry(g->slots);
-  g->state[wi->local_linear_id] = WI_DONE; /* then uc_link resumes the scheduler */
+  g->state[wi->local_linear_id] = WI_DONE; /* then the fiber goes back to the scheduler */
 }
 
 static const char *site_name(const rc_native *n, uint64_t site) {
@@ -101,12 +101,8 @@ static const char *site_name(const rc_native *n, uint64_t site) {
 
 static void run_coroutines(native_group *g) {
   for (uint32_t i = 0; i < g->nwi; i++) {
-    getcontext(&g->uc[i]);
-    g->uc[i].uc_stack.ss_sp = g->stacks + (size_t)i * g->stack_stride + host_page_size();
-    g->uc[i].uc_stack.ss_size = g->stack_stride - host_page_size();
-    g->uc[i].uc_link = &g->sched;
-    uint64_t p = (uint64_t)(uintptr_t)&g->wis[i];
-    makecontext(&g->uc[i], (void (*)(void))coroutine_main, 2, (int)(uint32_t)(p >> 32), (int)(uint32_t)p);
+    host_fiber_start(&g->fibers[i], g->stacks + (size_t)i * g->stack_stride + host_page_size(),
+                     g->stack_stride - host_page_size(), &g->sched, coroutine_main, &g->wis[i]);
     g->state[i] = WI_NEW;
   }
   for (;;) {
@@ -115,7 +111,7 @@ static void run_coroutines(native_group *g) {
       g->state[i] = WI_RUNNING;
       g->rep->wi = g->wis[i].global_linear_id;
       g->set_self(&g->wis[i]);
-      host_switch_context(&g->sched, &g->uc[i]);
+      host_fiber_switch(&g->sched, &g->fibers[i]);
     }
     uint32_t waiting = RC_NONE, done = RC_NONE;
     for (uint32_t i = 0; i < g->nwi; i++) {
@@ -206,10 +202,11 @@ static void child_main(host_run *h, void *arg) {
   if (!g->wis || !locals) host_child_fail(r, "no memory for %" PRIu64 " work-items", max_wi);
   if (n->has_barrier) {
     g->stacks = host_child_stacks(r, max_wi, STACK_BYTES, &g->stack_stride);
-    g->uc = calloc(max_wi, sizeof *g->uc);
+    g->fibers = calloc(max_wi, sizeof *g->fibers);
+    host_fiber_init_self(&g->sched);
     g->state = calloc(max_wi, 1);
     g->site = calloc(max_wi, sizeof *g->site);
-    if (!g->uc || !g->state || !g->site) host_child_fail(r, "no memory for %" PRIu64 " work-items", max_wi);
+    if (!g->fibers || !g->state || !g->site) host_child_fail(r, "no memory for %" PRIu64 " work-items", max_wi);
   }
 
   c->locals = locals;

@@ -18,6 +18,7 @@
 
 #include "../sim/decode.h"
 #include "host_child.h"
+#include "host_fiber.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -64,7 +65,8 @@ typedef struct wave_worker {
   uint32_t group[3], gsize[3], nwaves;
   uint64_t wave_counter;    /* waves started (single-threaded: the launch order) */
   /* coroutines */
-  ucontext_t sched, *uc;
+  host_fiber sched, *fibers; /* the scheduler's, and one per wave (host_fiber.h) */
+  uint32_t current;         /* the wave whose fiber runs */
   uint8_t *state;
   uint32_t *site;
   uint8_t *stacks;
@@ -104,7 +106,7 @@ static void fail_wave(wave_worker *w)
     ;
 static void fail_wave(wave_worker *w) {
   w->failed = true;
-  if (w->in_coroutine) setcontext(&w->sched);
+  if (w->in_coroutine) host_fiber_leave(&w->fibers[w->current], &w->sched);
   longjmp(w->fault_jmp, 1);
 }
 
@@ -260,27 +262,22 @@ void rc_wave_rt_barrier(rc_wave_ctx *c, uint32_t site) {
   uint32_t i = (uint32_t)(c - w->ctx);
   w->state[i] = WAVE_WAITING;
   w->site[i] = site;
-  host_switch_context(&w->uc[i], &w->sched);
+  host_fiber_switch(&w->fibers[i], &w->sched);
 }
 
-/* makecontext passes ints: the context's address in two halves. */
-static void coroutine_main(int hi, int lo) {
-  rc_wave_ctx *c = (rc_wave_ctx *)(uintptr_t)((uint64_t)(uint32_t)hi << 32 | (uint32_t)lo);
+static void coroutine_main(void *arg) {
+  rc_wave_ctx *c = arg;
   wave_worker *w = c->rt;
   w->ls->k->run(c);
-  w->state[c - w->ctx] = WAVE_DONE; /* then uc_link resumes the scheduler */
+  w->state[c - w->ctx] = WAVE_DONE; /* then the fiber goes back to the scheduler */
 }
 
 static int run_coroutines(wave_worker *w) {
   uint32_t n = w->nwaves;
   size_t page = host_page_size();
   for (uint32_t i = 0; i < n; i++) {
-    getcontext(&w->uc[i]);
-    w->uc[i].uc_stack.ss_sp = w->stacks + (size_t)i * w->stack_stride + page;
-    w->uc[i].uc_stack.ss_size = w->stack_stride - page;
-    w->uc[i].uc_link = &w->sched;
-    uint64_t p = (uint64_t)(uintptr_t)&w->ctx[i];
-    makecontext(&w->uc[i], (void (*)(void))coroutine_main, 2, (int)(uint32_t)(p >> 32), (int)(uint32_t)p);
+    host_fiber_start(&w->fibers[i], w->stacks + (size_t)i * w->stack_stride + page, w->stack_stride - page,
+                     &w->sched, coroutine_main, &w->ctx[i]);
     w->state[i] = WAVE_NEW;
   }
   w->in_coroutine = true;
@@ -288,7 +285,8 @@ static int run_coroutines(wave_worker *w) {
     for (uint32_t i = 0; i < n; i++) {
       if (w->state[i] != WAVE_NEW && w->state[i] != WAVE_RUNNING) continue;
       w->state[i] = WAVE_RUNNING;
-      host_switch_context(&w->sched, &w->uc[i]);
+      w->current = i;
+      host_fiber_switch(&w->sched, &w->fibers[i]);
       if (w->failed) {
         w->in_coroutine = false;
         return -1;
@@ -448,10 +446,11 @@ static int worker_init(wave_worker *w, wave_launch_state *ls) {
     w->stack_stride = STACK_BYTES + page;
     w->stacks_len = w->stack_stride * w->nframes;
     w->stacks = map_pages(w->stacks_len);
-    w->uc = calloc(w->nframes, sizeof *w->uc);
+    w->fibers = calloc(w->nframes, sizeof *w->fibers);
+    host_fiber_init_self(&w->sched);
     w->state = calloc(w->nframes, 1);
     w->site = calloc(w->nframes, sizeof *w->site);
-    if (!w->stacks || !w->uc || !w->state || !w->site) return -1;
+    if (!w->stacks || !w->fibers || !w->state || !w->site) return -1;
     for (uint32_t f = 0; f < w->nframes; f++) mprotect(w->stacks + f * w->stack_stride, page, PROT_NONE);
   }
   return 0;
@@ -463,7 +462,7 @@ static void worker_free(wave_worker *w) {
   free(w->priv);
   if (w->stacks) munmap(w->stacks, w->stacks_len);
   free(w->args);
-  free(w->uc);
+  free(w->fibers);
   free(w->state);
   free(w->site);
 }
