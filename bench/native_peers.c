@@ -216,36 +216,12 @@ static void bench_path(bench *b, const char *path) {
 
 /* ---- statistics ------------------------------------------------------------------------------ */
 
-/* Spearman's rank correlation of (x, y), n pairs (ties get their mean rank); NAN when n < 3 or a
- * side is constant. */
-static void ranks(const double *v, int n, double *rank) {
-  for (int i = 0; i < n; i++) {
-    int below = 0, equal = 0;
-    for (int j = 0; j < n; j++) below += v[j] < v[i], equal += v[j] == v[i];
-    rank[i] = below + (equal + 1) / 2.0;
-  }
-}
-
-static double spearman(const double *x, const double *y, int n) {
-  if (n < 3) return NAN;
-  double rx[MAX_ROWS], ry[MAX_ROWS], mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
-  ranks(x, n, rx);
-  ranks(y, n, ry);
-  for (int i = 0; i < n; i++) mx += rx[i] / n, my += ry[i] / n;
-  for (int i = 0; i < n; i++) {
-    sxy += (rx[i] - mx) * (ry[i] - my);
-    sxx += (rx[i] - mx) * (rx[i] - mx);
-    syy += (ry[i] - my) * (ry[i] - my);
-  }
-  return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
-}
-
 static double kernel_spearman(const kernel_result *r, int nrows) {
   double x[MAX_ROWS], y[MAX_ROWS];
   int n = 0;
   for (int i = 0; i < nrows; i++)
     if (r->wave_row[i] && r->have[i]) x[n] = (double)r->issued[i], y[n] = r->ns[i], n++;
-  return spearman(x, y, n);
+  return rc_rank_correlation(x, y, n);
 }
 
 /* ---- output ----------------------------------------------------------------------------------- */

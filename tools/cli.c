@@ -169,6 +169,17 @@ static const char *stdin_kind(const char *text, size_t len) {
   return ".rir";
 }
 
+void cli_import_opts(const cli_input_opts *o, rc_llvm_import_opts *lo) {
+  *lo = (rc_llvm_import_opts){0};
+  if (!o) return;
+  lo->passes = o->llvm_passes;
+  lo->target = o->target;
+  lo->opt_level = o->opt_level;
+  lo->defines = o->defines;
+  lo->ndefines = o->ndefines;
+  lo->llvm_divergence = o->llvm_divergence;
+}
+
 rc_module *cli_load(rc_ctx *ctx, const char *path, const cli_input_opts *o) {
   char *stdin_text = NULL;
   size_t stdin_len = 0;
@@ -187,15 +198,8 @@ rc_module *cli_load(rc_ctx *ctx, const char *path, const cli_input_opts *o) {
   if (has_ext(path, ".ll") || has_ext(path, ".bc") || has_ext(path, ".cl") ||
       (kind && strcmp(kind, ".rir") != 0)) {
 #ifdef RECONV_HAVE_LLVM
-    rc_llvm_import_opts lo = {0};
-    if (o) {
-      lo.passes = o->llvm_passes;
-      lo.target = o->target;
-      lo.opt_level = o->opt_level;
-      lo.defines = o->defines;
-      lo.ndefines = o->ndefines;
-      lo.llvm_divergence = o->llvm_divergence;
-    }
+    rc_llvm_import_opts lo;
+    cli_import_opts(o, &lo);
     if (stdin_text) { /* the import tells .ll from .bc by the name */
       lo.data = stdin_text;
       lo.data_len = stdin_len;

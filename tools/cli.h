@@ -4,6 +4,7 @@
 #define RECONV_CLI_H
 
 #include "reconv/ir.h"
+#include "reconv/llvm.h"
 #include "reconv/sim.h"
 
 #include <stdio.h>
@@ -57,6 +58,8 @@ char *cli_read_file(rc_ctx *ctx, const char *path, size_t *len);
 /* Load a module from .rir (or standard input), or through the LLVM bridge from .ll/.bc/.cl.
  * Reports errors through ctx and returns NULL. */
 rc_module *cli_load(rc_ctx *ctx, const char *path, const cli_input_opts *o);
+/* The LLVM bridge's import options from the command line's (o NULL: the defaults). */
+void cli_import_opts(const cli_input_opts *o, rc_llvm_import_opts *lo);
 /* Kernel `name`, or the only kernel when name is NULL; NULL (after an error) otherwise. */
 rc_kernel *cli_pick_kernel(rc_ctx *ctx, rc_module *m, const char *name);
 

@@ -28,15 +28,7 @@ static const char help[] =
     "input, 2 wrong usage.\n\n"
     "options:\n"
     "  --only NAME,...     run only these strategies (names as in the table)\n"
-    "  --native            also on this machine's clock: every wave row on the native wave backend\n"
-    "                      (docs/native.md), and two rows that have no issue counts: native-scalar\n"
-    "                      (the kernel compiled by LLVM for this CPU at -O2, one work-item at a\n"
-    "                      time; needs .cl, .ll or .bc) and pocl (the OpenCL C kernel on pocl's CPU\n"
-    "                      device; needs .cl and pocl); adds ns/item: nanoseconds per work-item of\n"
-    "                      the fastest run, memory checked against the interpreter on every row\n"
-    "  --scale K           --native: the launch K times as large (default 64), long enough to time\n"
-    "  --repeat N          --native: the fastest of N timed runs after a warm-up (default 5)\n"
-    "  --threads N         --native: the wave rows and pocl on N threads (default 1)\n"
+    COMPARE_CLOCK_HELP
     "  --json              one JSON object instead of the table\n"
     "  --kernel NAME       the kernel to compare (needed when FILE has several)\n"
     "  -o, --output FILE   write the report to FILE instead of standard output\n"
@@ -44,9 +36,10 @@ static const char help[] =
     "  -h, --help          show this help\n\n";
 
 int cmd_compare(int argc, char **argv) {
-  const char *file = NULL, *out = NULL, *kname = NULL, *only = NULL, *v = NULL;
-  bool json = false, native = false;
-  uint64_t scale = 64, repeat = 5, threads = 1;
+  const char *file = NULL, *out = NULL, *kname = NULL, *only = NULL;
+  bool json = false;
+  compare_clock_words clock;
+  compare_clock_words_init(&clock);
   cli_input_opts in = {0};
   cli_spec_words w = {0};
   for (int i = 1; i < argc; i++) {
@@ -67,18 +60,11 @@ int cmd_compare(int argc, char **argv) {
         cli_spec_words_free(&w);
         return EXIT_USAGE;
       }
-    } else if ((r = cli_opt("compare", argc, argv, &i, NULL, "--scale", &v)) != 0 ||
-               (r = cli_opt("compare", argc, argv, &i, NULL, "--repeat", &v)) != 0 ||
-               (r = cli_opt("compare", argc, argv, &i, NULL, "--threads", &v)) != 0) {
-      const char *opt = argv[i - 1];
-      uint64_t *dst = strcmp(opt, "--scale") == 0 ? &scale : strcmp(opt, "--repeat") == 0 ? &repeat : &threads;
-      bool parsed = r > 0 && cli_parse_u64("compare", opt, v, dst); /* says what is wrong when not */
-      if (!parsed || *dst == 0 || *dst > 100000) {
+    } else if ((r = compare_clock_opt("compare", argc, argv, &i, &clock)) != 0) {
+      if (r < 0) {
         cli_spec_words_free(&w);
-        return !parsed ? EXIT_USAGE : cli_usage_error("compare", "%s expects a number from 1 to 100000", opt);
+        return EXIT_USAGE;
       }
-    } else if (cli_flag(a, NULL, "--native")) {
-      native = true;
     } else if (cli_flag(a, NULL, "--json")) {
       json = true;
     } else if (a[0] == '-' && a[1]) {
@@ -95,12 +81,9 @@ int cmd_compare(int argc, char **argv) {
     cli_spec_words_free(&w);
     return cli_usage_error("compare", "no input file");
   }
-  bool timing_opts = false;
-  for (int i = 1; i < argc; i++)
-    timing_opts |= strcmp(argv[i], "--scale") == 0 || strcmp(argv[i], "--repeat") == 0 || strcmp(argv[i], "--threads") == 0;
-  if (timing_opts && !native) {
+  if (compare_clock_check("compare", &clock) != 0) {
     cli_spec_words_free(&w);
-    return cli_usage_error("compare", "--scale, --repeat and --threads go with --native");
+    return EXIT_USAGE;
   }
   int nsel = 0;
   for (int s = 0; s < rc_compare_nstrategies; s++) nsel += rc_compare_selected(only, rc_compare_strategies[s].name);
@@ -122,14 +105,11 @@ int cmd_compare(int argc, char **argv) {
   rc_compare_row *rows = rc_xcalloc((size_t)rc_compare_nstrategies, sizeof *rows);
   int n = 0;
   if (k && cli_spec_build(&ctx, &s, k, &w) == 0) {
-    rc_llvm_import_opts io = {0};
-    io.passes = in.llvm_passes;
-    io.target = in.target;
-    io.opt_level = in.opt_level;
-    io.defines = in.defines;
-    io.ndefines = in.ndefines;
-    rc_compare_opts co = {.only = only, .native = native, .scale = (uint32_t)scale, .repeat = (uint32_t)repeat,
-                          .threads = (uint32_t)threads, .path = file, .import = &io};
+    rc_llvm_import_opts io;
+    cli_import_opts(&in, &io);
+    rc_compare_opts co = {.only = only, .native = clock.native, .scale = (uint32_t)clock.scale,
+                          .repeat = (uint32_t)clock.repeat, .threads = (uint32_t)clock.threads, .path = file,
+                          .import = &io};
     n = rc_compare_run_opts(&ctx, k, &s, &co, rows);
     bool all = true;
     for (int i = 0; i < n; i++) all &= rc_compare_row_ok(&rows[i]);

@@ -9,6 +9,7 @@
 #include "compare_report.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +27,9 @@ static const char help[] =
     "options:\n"
     "  -o, --output FILE   write the page to FILE (default: standard output)\n"
     "  --kernel NAME       only this kernel (default: every thread-level kernel of FILE)\n"
+    COMPARE_CLOCK_HELP
+    "                      the page then puts the measured time beside the modelled count of\n"
+    "                      every row, in the table and in a bar chart of both\n"
     "  --llvm-passes P, --target T, -O N, -D NAME[=V]   import options for .ll/.bc/.cl\n"
     "  -h, --help          show this help\n\n";
 
@@ -111,11 +115,20 @@ static void cell_u64(rc_strbuf *out, const char *key, uint64_t v) {
   rc_sb_printf(out, "<td data-key=\"%s\">%" PRIu64 "</td>", key, v);
 }
 
-static void compare_table(rc_strbuf *out, const rc_run_spec *s, const rc_compare_row *rows, int n) {
+static bool is_measured_row(const rc_compare_row *r) {
+  return r->st->mode == RC_MACHINE_NATIVE_SCALAR || r->st->mode == RC_MACHINE_POCL;
+}
+
+static void time_cell(rc_strbuf *out, const rc_compare_row *r) {
+  if (r->native.ran) rc_sb_printf(out, "<td data-key=\"native_ns_per_item\">%.2f</td>", r->native.ns_per_item);
+  else rc_sb_puts(out, "<td data-key=\"native_ns_per_item\">-</td>");
+}
+
+static void compare_table(rc_strbuf *out, const rc_run_spec *s, const rc_compare_row *rows, int n, bool clock) {
   int best = rc_compare_best(rows, n);
-  rc_sb_puts(out, "<table class=\"compare\"><thead><tr><th></th><th>strategy</th><th>blocks</th><th>flow</th>"
+  rc_sb_printf(out, "<table class=\"compare\"><thead><tr><th></th><th>strategy</th><th>blocks</th><th>flow</th>"
                   "<th>vector</th><th>scalar</th><th>mask</th><th>issued</th><th>SIMD eff</th><th>entered</th>"
-                  "<th>dup</th><th>verdict</th></tr></thead><tbody>\n");
+                  "<th>dup</th>%s<th>verdict</th></tr></thead><tbody>\n", clock ? "<th>ns/item</th>" : "");
   uint64_t total = 0;
   for (int i = 0; i < n; i++) {
     const rc_compare_row *r = &rows[i];
@@ -124,7 +137,7 @@ static void compare_table(rc_strbuf *out, const rc_run_spec *s, const rc_compare
                  i == best ? "&#9733;" : "");
     html_text(out, r->st->name);
     rc_sb_puts(out, "</td>");
-    if (r->ran) {
+    if (r->ran && !is_measured_row(r)) {
       const rc_run_stats *st = &r->res.stats;
       cell_u64(out, "blocks", rc_count_blocks(r->res.ran, 0));
       cell_u64(out, "flow_blocks", rc_count_blocks(r->res.ran, RC_BLOCK_FLOW | RC_BLOCK_GUARD));
@@ -139,13 +152,14 @@ static void compare_table(rc_strbuf *out, const rc_run_spec *s, const rc_compare
     } else {
       rc_sb_puts(out, "<td colspan=\"9\">-</td>");
     }
+    if (clock) time_cell(out, r);
     rc_sb_printf(out, "<td class=\"%s\">", rc_compare_row_ok(r) ? "ok" : "bad");
     html_text(out, rc_compare_verdict(r, v, sizeof v));
     rc_sb_puts(out, "</td></tr>\n");
   }
   rc_sb_printf(out, "</tbody><tfoot><tr><td></td><td>total of the rows</td><td colspan=\"5\"></td>"
-                    "<td data-key=\"total_issued\">%" PRIu64 "</td><td colspan=\"4\"></td></tr></tfoot></table>\n",
-               total);
+                    "<td data-key=\"total_issued\">%" PRIu64 "</td><td colspan=\"%d\"></td></tr></tfoot></table>\n",
+               total, clock ? 5 : 4);
   rc_sb_puts(out, "<p class=\"explain\"><b>The cost model.</b> A row's cost is <i>issued</i>: every instruction "
                   "the waves issue, vector, scalar or mask, counted as one issue slot each, as a GPU's "
                   "instruction pointer steps through them, by the rules of an AMD GCN-like machine "
@@ -181,6 +195,62 @@ static void block_table(rc_strbuf *out, const rc_compare_row *r) {
   rc_sb_puts(out, "</tbody></table>\n");
 }
 
+/* The bar chart of model and clock: per row a bar of its issued count (the model, as a share of
+ * the largest) and one of its measured ns/item (the clock, as a share of the slowest), so that a
+ * row the model calls cheap and the clock calls dear stands out. */
+static void clock_chart(rc_strbuf *out, const rc_compare_row *rows, int n) {
+  uint64_t max_issued = 0;
+  double max_ns = 0;
+  int shown = 0;
+  for (int i = 0; i < n; i++) {
+    const rc_compare_row *r = &rows[i];
+    if (r->ran && !is_measured_row(r) && rc_compare_issued(r) > max_issued) max_issued = rc_compare_issued(r);
+    if (r->native.ran && r->native.ns_per_item > max_ns) max_ns = r->native.ns_per_item;
+    shown += r->native.ran || (r->ran && !is_measured_row(r));
+  }
+  if (!shown || max_ns <= 0) {
+    rc_sb_puts(out, "<p class=\"note\">No row ran on the clock: the table says why.</p>\n");
+    return;
+  }
+  const int label = 230, bar = 420, row_h = 30, top = 28;
+  int h = top + shown * row_h + 10;
+  rc_sb_printf(out, "<figure class=\"clock\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                    "viewBox=\"0 0 %d %d\" font-family=\"Helvetica,Arial,sans-serif\" font-size=\"12\">\n",
+               label + bar + 120, h, label + bar + 120, h);
+  rc_sb_printf(out, "<rect x=\"%d\" y=\"6\" width=\"12\" height=\"10\" fill=\"#9aa7b8\"/><text x=\"%d\" y=\"15\">"
+                    "modelled: issued instructions</text>\n", label, label + 16);
+  rc_sb_printf(out, "<rect x=\"%d\" y=\"6\" width=\"12\" height=\"10\" fill=\"#d6804a\"/><text x=\"%d\" y=\"15\">"
+                    "measured: ns per work-item</text>\n", label + 210, label + 226);
+  int y = top;
+  for (int i = 0; i < n; i++) {
+    const rc_compare_row *r = &rows[i];
+    bool modelled = r->ran && !is_measured_row(r) && max_issued;
+    if (!modelled && !r->native.ran) continue;
+    rc_sb_printf(out, "<g data-strategy=\"%s\"><text x=\"%d\" y=\"%d\" text-anchor=\"end\">", r->st->name, label - 8,
+                 y + 16);
+    html_text(out, r->st->name);
+    rc_sb_puts(out, "</text>");
+    if (modelled) {
+      double w = bar * (double)rc_compare_issued(r) / (double)max_issued;
+      rc_sb_printf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"11\" fill=\"#9aa7b8\"/>"
+                        "<text x=\"%.1f\" y=\"%d\" font-size=\"10\">%" PRIu64 "</text>",
+                   label, y + 2, w, label + w + 4, y + 11, rc_compare_issued(r));
+    }
+    if (r->native.ran) {
+      double w = bar * r->native.ns_per_item / max_ns;
+      rc_sb_printf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"11\" fill=\"#d6804a\"/>"
+                        "<text x=\"%.1f\" y=\"%d\" font-size=\"10\">%.2f ns</text>",
+                   label, y + 14, w, label + w + 4, y + 23, r->native.ns_per_item);
+    }
+    rc_sb_puts(out, "</g>\n");
+    y += row_h;
+  }
+  rc_sb_puts(out, "</svg><figcaption>Model and clock: each bar as a share of the largest of its kind");
+  double rho = rc_compare_model_clock_correlation(rows, n);
+  if (!isnan(rho)) rc_sb_printf(out, "; rank correlation (Spearman) of the wave rows' issued counts and times: %.2f", rho);
+  rc_sb_puts(out, ".</figcaption></figure>\n");
+}
+
 static const char style[] =
     "<style>\n"
     "body{font-family:Helvetica,Arial,sans-serif;margin:2em auto;max-width:72em;color:#222;line-height:1.4}\n"
@@ -199,14 +269,27 @@ static const char style[] =
     "</style>\n";
 
 /* The kernel's section; returns whether every strategy was equivalent. */
-static bool kernel_section(rc_ctx *ctx, rc_strbuf *out, rc_kernel *k, const rc_run_spec *s) {
+static bool kernel_section(rc_ctx *ctx, rc_strbuf *out, rc_kernel *k, const rc_run_spec *s, const rc_compare_opts *co) {
   rc_sb_puts(out, "<h2>Kernel @");
   html_text(out, k->name);
   rc_sb_printf(out, "</h2>\n<p>%" PRIu64 " threads in waves of %u lanes.</p>\n", rc_run_spec_threads(s), s->wave);
   rc_compare_row *rows = rc_xcalloc((size_t)rc_compare_nstrategies, sizeof *rows);
-  int n = rc_compare_run(ctx, k, s, NULL, true, rows);
+  int n = rc_compare_run_opts(ctx, k, s, co, rows);
   rc_sb_puts(out, "<h3>Every strategy on the same kernel</h3>\n");
-  compare_table(out, s, rows, n);
+  compare_table(out, s, rows, n, co->native);
+  if (co->native) {
+    uint64_t items = 0;
+    for (int i = 0; i < n; i++)
+      if (rows[i].native.items) items = rows[i].native.items;
+    rc_sb_printf(out, "<h3>Modelled and measured</h3>\n<p class=\"explain\"><i>ns/item</i>: nanoseconds per "
+                      "work-item of the fastest of %u runs on a launch of %" PRIu64 " work-items, on this "
+                      "machine: the wave rows on the native wave backend (W lanes in the CPU's vector "
+                      "registers, docs/native.md), native-scalar one work-item at a time as LLVM -O2 compiles "
+                      "the kernel for this CPU, pocl the OpenCL C kernel on pocl; the memory of each checked "
+                      "against the interpreter's.</p>\n",
+                 co->repeat, items);
+    clock_chart(out, rows, n);
+  }
 
   rc_sb_puts(out, "<h3>The CFG before and after each strategy</h3>\n<div class=\"cfgs\">\n");
   legend(out);
@@ -271,6 +354,8 @@ static void source_section(rc_ctx *ctx, rc_strbuf *out, const char *file) {
 
 int cmd_report(int argc, char **argv) {
   const char *file = NULL, *out = NULL, *kname = NULL;
+  compare_clock_words clock;
+  compare_clock_words_init(&clock);
   cli_input_opts in = {0};
   cli_spec_words w = {0};
   for (int i = 1; i < argc; i++) {
@@ -285,6 +370,7 @@ int cmd_report(int argc, char **argv) {
     if ((r = cli_opt("report", argc, argv, &i, "-o", "--output", &out)) != 0 ||
         (r = cli_opt("report", argc, argv, &i, NULL, "--kernel", &kname)) != 0 ||
         (r = cli_input_opt("report", argc, argv, &i, &in)) != 0 ||
+        (r = compare_clock_opt("report", argc, argv, &i, &clock)) != 0 ||
         (r = cli_spec_opt("report", argc, argv, &i, &w)) != 0) {
       if (r < 0) {
         cli_spec_words_free(&w);
@@ -300,10 +386,15 @@ int cmd_report(int argc, char **argv) {
       file = a;
     }
   }
-  if (!file) {
+  if (!file || compare_clock_check("report", &clock) != 0) {
     cli_spec_words_free(&w);
-    return cli_usage_error("report", "no input file");
+    return file ? EXIT_USAGE : cli_usage_error("report", "no input file");
   }
+  rc_llvm_import_opts io;
+  cli_import_opts(&in, &io);
+  rc_compare_opts co = {.timeline = true, .native = clock.native, .scale = (uint32_t)clock.scale,
+                        .repeat = (uint32_t)clock.repeat, .threads = (uint32_t)clock.threads, .path = file,
+                        .import = &io};
   rc_ctx ctx;
   cli_ctx_init(&ctx);
   rc_module *m = cli_load(&ctx, file, &in);
@@ -331,7 +422,7 @@ int cmd_report(int argc, char **argv) {
       rc_run_spec s;
       rc_run_spec_init(&s);
       if (cli_spec_build(&ctx, &s, k, &w) != 0) rc = EXIT_BAD_INPUT;
-      else all &= kernel_section(&ctx, &page, k, &s);
+      else all &= kernel_section(&ctx, &page, k, &s, &co);
       rc_run_spec_free(&s);
       sections++;
     }

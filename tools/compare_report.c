@@ -139,3 +139,34 @@ void compare_report_json(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
   fputs("]}\n", f);
 }
 
+
+void compare_clock_words_init(compare_clock_words *c) {
+  *c = (compare_clock_words){.scale = 64, .repeat = 5, .threads = 1};
+}
+
+int compare_clock_opt(const char *cmd, int argc, char **argv, int *i, compare_clock_words *c) {
+  if (cli_flag(argv[*i], NULL, "--native")) {
+    c->native = true;
+    return 1;
+  }
+  static const char *const names[] = {"--scale", "--repeat", "--threads"};
+  uint64_t *dst[] = {&c->scale, &c->repeat, &c->threads};
+  for (int o = 0; o < 3; o++) {
+    const char *v = NULL;
+    int r = cli_opt(cmd, argc, argv, i, NULL, names[o], &v);
+    if (r == 0) continue;
+    if (r < 0 || !cli_parse_u64(cmd, names[o], v, dst[o])) return -1; /* said what is wrong */
+    if (*dst[o] == 0 || *dst[o] > 100000) {
+      cli_usage_error(cmd, "%s expects a number from 1 to 100000", names[o]);
+      return -1;
+    }
+    c->timing_given = true;
+    return 1;
+  }
+  return 0;
+}
+
+int compare_clock_check(const char *cmd, const compare_clock_words *c) {
+  if (c->timing_given && !c->native) return cli_usage_error(cmd, "--scale, --repeat and --threads go with --native");
+  return 0;
+}

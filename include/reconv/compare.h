@@ -163,6 +163,13 @@ uint64_t rc_compare_issued(const rc_compare_row *r);
 int rc_compare_best(const rc_compare_row *rows, int n);
 const char *rc_compare_verdict(const rc_compare_row *r, char *buf, size_t len);
 
+/* Spearman's rank correlation of n pairs (ties get their mean rank); NAN when n < 3 or one side is
+ * constant. */
+double rc_rank_correlation(const double *x, const double *y, int n);
+/* ... of the wave rows' issued counts (the cost model) and their measured ns/item (the clock), over
+ * the rows that ran on both. */
+double rc_compare_model_clock_correlation(const rc_compare_row *rows, int n);
+
 #ifdef __cplusplus
 }
 #endif
