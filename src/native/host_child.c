@@ -304,7 +304,7 @@ static void fault_of(const host_run *h, const char *kernel, const rc_run_spec *s
   if (r->phase == HOST_COMPILING) snprintf(who, sizeof who, "JIT compilation");
   else if (r->wave != UINT64_MAX)
     snprintf(who, sizeof who, "wave %" PRIu64 " (threads %" PRIu64 "..%" PRIu64 ")", r->wave, r->wi,
-             r->wi + (r->lanes ? r->lanes - 1 : 0));
+             r->wi + (r->lanes ? (uint64_t)__builtin_popcountll(r->lanes) - 1 : 0));
   else wi_name(s, r->wi, who, sizeof who);
   rc_strbuf m;
   rc_sb_init(&m);

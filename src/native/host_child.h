@@ -27,7 +27,8 @@ typedef struct host_report {
   volatile uint32_t phase;  /* HOST_* */
   volatile uint64_t wi;     /* linear global id of the work-item running (of lane 0 of a wave) */
   volatile uint64_t wave;   /* the wave running, in launch order; UINT64_MAX: a work-item runs */
-  volatile uint32_t lanes;  /* the lanes of that wave that have a thread */
+  volatile uint64_t lanes;  /* the lanes of that wave that have a thread (a mask: counted only when
+                              a crash is reported, not on every wave) */
   volatile int signo, code;
   volatile uint64_t addr;   /* the faulting address of SIGSEGV/SIGBUS */
   volatile uint64_t stacks_lo, stacks_hi; /* coroutine stacks, each with a guard page below */

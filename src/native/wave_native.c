@@ -401,7 +401,7 @@ static void observe_wave(void *user, const rc_wave_ctx *c) {
   host_report *r = user;
   r->wave = c->wave_index;
   r->wi = c->linear_id[0]; /* lane 0's */
-  r->lanes = (uint32_t)__builtin_popcountll(c->exists);
+  r->lanes = c->exists;
 }
 
 static void run_launch(void *arg) {

@@ -338,7 +338,9 @@ static void start_wave(wave_worker *w, rc_wave_ctx *c, uint32_t i, uint32_t n, u
   c->wave_index = ls->threaded ? group_linear * ls->waves_per_group + i : w->wave_counter;
   w->wave_counter++;
   uint32_t first = i * W, row = L[0], plane = L[0] * L[1];
-  uint32_t lid[3] = {first % row, first / row % L[1], first / plane}, base[3];
+  /* within the first row (every wave of a one-dimensional group) no division is needed */
+  uint32_t lid[3] = {first, 0, 0}, base[3];
+  if (first >= row) lid[0] = first % row, lid[1] = first / row % L[1], lid[2] = first / plane;
   uint64_t G0 = c->global_size[0], G01 = G0 * c->global_size[1];
   for (int d = 0; d < 3; d++) base[d] = w->group[d] * ls->local[d];
   /* lanes that stay within one row of the group have consecutive x and one y and z: lane 0 says
