@@ -123,6 +123,10 @@ LLVMValueRef wcg_call(wcg *g, const char *name, LLVMTypeRef ret, LLVMTypeRef *pa
 LLVMValueRef wcg_intrinsic(wcg *g, const char *name, LLVMTypeRef *overloads, unsigned no, LLVMValueRef *args,
                            unsigned n);
 
+/* OpenCL's integer functions of the long tail as vector instructions (wave_codegen_int.c); NULL
+ * when i is not one it computes so. */
+LLVMValueRef wcg_integer_builtin(wcg *g, const rc_instr *i, bool vec);
+
 /* A loop over the lanes of `mask` (i64), in lane order: per lane, body(g, lane (i32), state, acc)
  * returns the next acc; the loop's result is the last acc (init when no lane is set). */
 typedef LLVMValueRef (*wcg_lane_body)(wcg *g, LLVMValueRef lane, void *state, LLVMValueRef acc);

@@ -11,7 +11,9 @@
  *   happens (fabs, copysign, floor, ceil, trunc, round, rint): LLVM computes f16 in float, which is
  *   not the simulators' double for sqrt, rsqrt and fma.
  * - Integer math (min, max, abs, popcount, clz, ctz) is exact in LLVM's intrinsics.
- * - The long tail (class OTHER) calls rc_wave_rt_builtin per active lane, with a constant that
+ * - OpenCL's integer functions of the long tail (add_sat, hadd, rotate, mul_hi ...) are vector
+ *   instructions (wave_codegen_int.c).
+ * - The rest of the long tail (class OTHER) calls rc_wave_rt_builtin per active lane, with a constant that
  *   describes the call; the runtime runs the interpreter's sim_builtin_other.
  * - With --vector-math (rc_native_wave_opts.vector_math) the transcendental functions go to glibc's
  *   vector math library, libmvec (_ZGVeN16v_sinf: 16 floats in a zmm register), whose results are
@@ -367,7 +369,7 @@ LLVMValueRef wcg_emit_call(wcg *g, const rc_instr *i, bool scalar) {
   case RC_SIG_MEMCPY: case RC_SIG_MEMSET: return wcg_emit_mem(g, i, scalar);
   default: {
     const vector_math_fn *vm = vec && g->vector_math ? vector_math_of(f) : NULL;
-    LLVMValueRef v = vm ? vector_math(g, i, vm) : NULL;
+    LLVMValueRef v = vm ? vector_math(g, i, vm) : wcg_integer_builtin(g, i, vec);
     return v ? v : other(g, i, vec);
   }
   }
