@@ -126,6 +126,8 @@ LLVMValueRef wcg_intrinsic(wcg *g, const char *name, LLVMTypeRef *overloads, uns
 /* OpenCL's integer functions of the long tail as vector instructions (wave_codegen_int.c); NULL
  * when i is not one it computes so. */
 LLVMValueRef wcg_integer_builtin(wcg *g, const rc_instr *i, bool vec);
+/* ... and @convert (its modifiers in imm) where a vector instruction rounds as the interpreter. */
+LLVMValueRef wcg_convert_builtin(wcg *g, const rc_instr *i, bool vec);
 
 /* A loop over the lanes of `mask` (i64), in lane order: per lane, body(g, lane (i32), state, acc)
  * returns the next acc; the loop's result is the last acc (init when no lane is set). */

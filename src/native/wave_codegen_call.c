@@ -369,7 +369,8 @@ LLVMValueRef wcg_emit_call(wcg *g, const rc_instr *i, bool scalar) {
   case RC_SIG_MEMCPY: case RC_SIG_MEMSET: return wcg_emit_mem(g, i, scalar);
   default: {
     const vector_math_fn *vm = vec && g->vector_math ? vector_math_of(f) : NULL;
-    LLVMValueRef v = vm ? vector_math(g, i, vm) : wcg_integer_builtin(g, i, vec);
+    LLVMValueRef v = vm ? vector_math(g, i, vm) : f == RC_BI_CONVERT ? wcg_convert_builtin(g, i, vec)
+                                                                      : wcg_integer_builtin(g, i, vec);
     return v ? v : other(g, i, vec);
   }
   }
