@@ -3,7 +3,7 @@
  * bundled kernels, the corpus and a public suite; see there for what it prints.
  *
  *   bench_native_peers [--waves 8,16,32] [--scale K] [--repeat R] [--threads N] [--out DIR]
- *                      [--guess-spec] [-D NAME[=V]]... FILE|DIR...
+ *                      [--guess-spec] [--fit] [-D NAME[=V]]... FILE|DIR...
  *
  * For each kernel with a run specification (or, with --guess-spec, a guessed one the interpreter
  * can run) and each wave size: `reconv compare --native` (rc_compare_run_opts), every row's
@@ -14,10 +14,12 @@
  * against LLVM's structurizer; the rank correlation (Spearman) between issued and time across the
  * wave rows of each kernel and its mean; a scatter plot of issued against time (SVG, in --out);
  * on all cores (--threads), the default row and pocl; and melding on the clock (DARM's Fig. 7) on
- * the kernels of files named darm, lud or srad. Rows that are not equivalent are left out of the
+ * the kernels of files named darm, lud or srad. With --fit, the host weights of the cost model
+ * (rc_cost_weights_host) fitted to the clock per wave size. Rows that are not equivalent are left out of the
  * figures and counted. Timings are figures, never test verdicts. */
 #include "reconv/analysis.h"
 #include "reconv/compare.h"
+#include "reconv/cost.h"
 #include "reconv/llvm.h"
 
 #include <dirent.h>
@@ -40,13 +42,17 @@ typedef struct kernel_result {
   double ns[MAX_ROWS];     /* ns per work-item */
   uint64_t issued[MAX_ROWS];
   bool wave_row[MAX_ROWS]; /* the row has issue counts (a wave row) */
+  /* the issued instructions per work-item by the host's classes (NCLASS: vector, memory, barrier,
+   * mask, scalar) and the lowered kernel's static costs by the GCN and the host weights */
+  double per_item[MAX_ROWS][5];
+  double static_gcn[MAX_ROWS], static_host[MAX_ROWS];
   double allcores_auto, allcores_pocl; /* --threads: ns per work-item */
 } kernel_result;
 
 typedef struct bench {
   uint32_t waves[MAX_WAVES], nwaves, scale, repeat, threads;
   const char *out;
-  bool guess;
+  bool guess, fit;
   const char *defines[32];
   unsigned ndefines;
   RC_VEC(kernel_result) results;
@@ -140,6 +146,17 @@ static void bench_kernel(bench *b, rc_ctx *ctx, const char *path, const rc_llvm_
       r.issued[i] = measured ? 0 : rc_compare_issued(row);
       r.have[i] = row->native.ran && row->native.equivalent && (measured || rc_compare_row_ok(row));
       r.ns[i] = row->native.ns_per_item;
+      if (r.wave_row[i] && row->ran) {
+        const rc_run_stats *st = &row->res.stats;
+        double items = (double)rc_run_spec_threads(&s);
+        r.per_item[i][0] = (double)(st->vector_instrs - st->memory_instrs - st->barrier_instrs) / items;
+        r.per_item[i][1] = (double)st->memory_instrs / items;
+        r.per_item[i][2] = (double)st->barrier_instrs / items;
+        r.per_item[i][3] = (double)st->mask_instrs / items;
+        r.per_item[i][4] = (double)st->scalar_instrs / items;
+        r.static_gcn[i] = rc_wave_static_cost_weighted(row->res.ran, &rc_cost_weights_gcn);
+        r.static_host[i] = rc_wave_static_cost_weighted(row->res.ran, &rc_cost_weights_host);
+      }
       if (row->native.ran && !r.have[i]) b->failed_rows++;
     }
     rc_compare_rows_free(rows, n);
@@ -216,12 +233,119 @@ static void bench_path(bench *b, const char *path) {
 
 /* ---- statistics ------------------------------------------------------------------------------ */
 
-static double kernel_spearman(const kernel_result *r, int nrows) {
+/* the host weights' dynamic cost of row i: its issued instructions per work-item, weighted */
+static double host_cost(const kernel_result *r, int i) {
+  const rc_cost_weights *w = &rc_cost_weights_host;
+  const double *x = r->per_item[i];
+  return w->vector * x[0] + w->memory * x[1] + w->barrier * x[2] + w->mask * x[3] + w->scalar * x[4];
+}
+
+
+/* Spearman across the kernel's wave rows between the clock and the GCN model's issued count
+ * (host = false) or the host weights' cost (host = true). */
+static double kernel_spearman_by(const kernel_result *r, int nrows, bool host) {
   double x[MAX_ROWS], y[MAX_ROWS];
   int n = 0;
   for (int i = 0; i < nrows; i++)
-    if (r->wave_row[i] && r->have[i]) x[n] = (double)r->issued[i], y[n] = r->ns[i], n++;
+    if (r->wave_row[i] && r->have[i]) x[n] = host ? host_cost(r, i) : (double)r->issued[i], y[n] = r->ns[i], n++;
   return rc_rank_correlation(x, y, n);
+}
+
+static double kernel_spearman(const kernel_result *r, int nrows) { return kernel_spearman_by(r, nrows, false); }
+
+/* Least squares without negative weights, by trying every subset of the classes (there are five):
+ * the weights w minimising the sum over equations of (x . w - t)^2. Returns that sum. */
+static double fit_weights(const double (*x)[5], const double *t, unsigned n, double w[5]) {
+  double best = INFINITY;
+  for (unsigned set = 1; set < 32; set++) {
+    int idx[5], m = 0;
+    for (int j = 0; j < 5; j++)
+      if (set >> j & 1) idx[m++] = j;
+    double a[5][6] = {{0}};
+    for (unsigned e = 0; e < n; e++)
+      for (int p = 0; p < m; p++) {
+        for (int q = 0; q < m; q++) a[p][q] += x[e][idx[p]] * x[e][idx[q]];
+        a[p][m] += x[e][idx[p]] * t[e];
+      }
+    bool ok = true; /* Gauss-Jordan elimination with partial pivoting */
+    for (int c = 0; c < m && ok; c++) {
+      int piv = c;
+      for (int r2 = c + 1; r2 < m; r2++)
+        if (fabs(a[r2][c]) > fabs(a[piv][c])) piv = r2;
+      if (fabs(a[piv][c]) < 1e-12) ok = false;
+      for (int q = 0; ok && q <= m; q++) {
+        double tmp = a[c][q];
+        a[c][q] = a[piv][q], a[piv][q] = tmp;
+      }
+      for (int r2 = 0; ok && r2 < m; r2++)
+        if (r2 != c) {
+          double f = a[r2][c] / a[c][c];
+          for (int q = c; q <= m; q++) a[r2][q] -= f * a[c][q];
+        }
+    }
+    double cand[5] = {0};
+    for (int p = 0; ok && p < m; p++) ok = (cand[idx[p]] = a[p][m] / a[p][p]) >= 0;
+    if (!ok) continue;
+    double err = 0;
+    for (unsigned e = 0; e < n; e++) {
+      double pred = 0;
+      for (int j = 0; j < 5; j++) pred += cand[j] * x[e][j];
+      err += (pred - t[e]) * (pred - t[e]);
+    }
+    if (err < best) best = err, memcpy(w, cand, sizeof cand);
+  }
+  return best;
+}
+
+/* --fit: the host weights that fit this machine's clock at wave size W. What the weights must get
+ * right is how the rows of one kernel differ (auto chooses among them), not how kernels differ
+ * (their memory traffic, their math): so each kernel's rows are taken relative to the kernel's mean
+ * time and centred on their mean (a fixed effect per kernel), and the weights fit those
+ * differences. The share of their variance the weights explain is printed with them. */
+static void fit(const bench *b, uint32_t W) {
+  unsigned n = 0;
+  for (uint32_t k = 0; k < b->results.len; k++)
+    for (int i = 0; i < b->nrows; i++) n += b->results.data[k].wave == W && b->results.data[k].wave_row[i] && b->results.data[k].have[i];
+  double (*x)[5] = rc_xcalloc(n + 1, sizeof *x), *t = rc_xcalloc(n + 1, sizeof *t);
+  unsigned e = 0, kernels = 0;
+  double total = 0;
+  for (uint32_t k = 0; k < b->results.len; k++) {
+    const kernel_result *r = &b->results.data[k];
+    if (r->wave != W) continue;
+    unsigned first = e;
+    double mean_t = 0, mean_x[5] = {0};
+    for (int i = 0; i < b->nrows; i++)
+      if (r->wave_row[i] && r->have[i] && r->ns[i] > 0) memcpy(x[e], r->per_item[i], sizeof x[e]), t[e++] = r->ns[i];
+    unsigned m = e - first;
+    if (m < 2) {
+      e = first;
+      continue;
+    }
+    for (unsigned q = first; q < e; q++) mean_t += t[q] / m;
+    for (unsigned q = first; q < e; q++) {
+      t[q] = t[q] / mean_t;
+      for (int j = 0; j < 5; j++) x[q][j] /= mean_t;
+    }
+    double mt = 0;
+    for (unsigned q = first; q < e; q++) {
+      mt += t[q] / m;
+      for (int j = 0; j < 5; j++) mean_x[j] += x[q][j] / m;
+    }
+    for (unsigned q = first; q < e; q++) {
+      t[q] -= mt;
+      total += t[q] * t[q];
+      for (int j = 0; j < 5; j++) x[q][j] -= mean_x[j];
+    }
+    kernels++;
+  }
+  double w[5] = {0};
+  double residual = fit_weights((const double (*)[5])x, t, e, w);
+  printf("\n== W=%u: host weights fitted to the clock: ns per issued instruction per work-item, from how the wave "
+         "rows of each kernel differ (%u rows of %u kernels; the weights explain %.1f%% of those differences)\n",
+         W, e, kernels, total > 0 ? 100.0 * (1 - residual / total) : 0.0);
+  printf("  vector %.4f, memory %.4f, barrier %.4f, mask %.4f, scalar %.4f\n", w[0], w[1], w[2], w[3], w[4]);
+  free(x);
+  free(t);
 }
 
 /* ---- output ----------------------------------------------------------------------------------- */
@@ -326,6 +450,17 @@ static void summary(const bench *b, uint32_t W) {
   printf("cost model against the clock: Spearman between issued and ns per work-item across the wave rows: mean "
          "%.3f over %u kernels (%u at 0.8 or above)\n",
          rho_n ? rho_sum / rho_n : NAN, rho_n, above);
+  rho_sum = 0, rho_n = 0, above = 0;
+  for (uint32_t k = 0; k < b->results.len; k++) {
+    const kernel_result *r = &b->results.data[k];
+    if (r->wave != W) continue;
+    double rho = kernel_spearman_by(r, b->nrows, true);
+    if (isnan(rho)) continue;
+    rho_sum += rho, rho_n++, above += rho >= 0.8;
+  }
+  printf("host weights against the clock (rc_cost_weights_host): Spearman mean %.3f over %u kernels (%u at 0.8 or "
+         "above)\n",
+         rho_n ? rho_sum / rho_n : NAN, rho_n, above);
   /* does auto pick the fastest ordering on the clock? */
   unsigned picked = 0, kernels = 0;
   double lost = 0;
@@ -344,6 +479,39 @@ static void summary(const bench *b, uint32_t W) {
   printf("reconverge[auto] against the fastest ordering on the clock: within 5%% on %u of %u kernels; geometric mean "
          "%.3f of the fastest\n",
          picked, kernels, geo_mean(&loss));
+  /* what auto would pick by each weight set's static cost among its candidates (the rows
+   * reconverge[dfpd|rpot|domreg|bfpd]+lower), against the fastest of those on the clock */
+  static const char *const candidates[] = {"reconverge[dfpd]+lower", "reconverge[rpot]+lower",
+                                           "reconverge[domreg]+lower", "reconverge[bfpd]+lower"};
+  for (int host = 0; host < 2; host++) {
+    unsigned within = 0, n = 0;
+    geo g = {0, 0};
+    for (uint32_t k = 0; k < b->results.len; k++) {
+      const kernel_result *r = &b->results.data[k];
+      if (r->wave != W) continue;
+      int pick = -1;
+      double pick_cost = INFINITY, fastest = INFINITY;
+      bool all = true;
+      for (int c = 0; c < 4; c++)
+        for (int i = 0; i < b->nrows; i++) {
+          if (strcmp(b->row_names[i], candidates[c]) != 0) continue;
+          if (!r->have[i]) {
+            all = false;
+            continue;
+          }
+          double cost = host ? r->static_host[i] : r->static_gcn[i];
+          if (cost < pick_cost) pick_cost = cost, pick = i;
+          if (r->ns[i] < fastest) fastest = r->ns[i];
+        }
+      if (pick < 0 || !all) continue;
+      n++;
+      within += r->ns[pick] <= fastest * 1.05;
+      geo_add(&g, r->ns[pick] / fastest);
+    }
+    printf("auto's candidates picked by the %s weights' static cost: within 5%% of the fastest on %u of %u kernels; "
+           "geometric mean %.3f of the fastest\n",
+           host ? "host" : "GCN", within, n, geo_mean(&g));
+  }
 }
 
 static void allcores(const bench *b) {
@@ -444,10 +612,11 @@ int main(int argc, char **argv) {
     else if (i + 1 < argc && strcmp(a, "--threads") == 0) b.threads = (uint32_t)atoi(argv[++i]);
     else if (i + 1 < argc && strcmp(a, "--out") == 0) b.out = argv[++i];
     else if (strcmp(a, "--guess-spec") == 0) b.guess = true;
+    else if (strcmp(a, "--fit") == 0) b.fit = true;
     else if (i + 1 < argc && strcmp(a, "-D") == 0 && b.ndefines < 32) b.defines[b.ndefines++] = argv[++i];
     else if (a[0] == '-') {
       fprintf(stderr, "usage: bench_native_peers [--waves 8,16,32] [--scale K] [--repeat R] [--threads N] [--out DIR] "
-                      "[--guess-spec] [-D NAME[=V]]... FILE|DIR...\n");
+                      "[--guess-spec] [--fit] [-D NAME[=V]]... FILE|DIR...\n");
       return 2;
     } else if (npaths < 256) paths[npaths++] = a;
   }
@@ -471,6 +640,7 @@ int main(int argc, char **argv) {
     table(&b, b.waves[w]);
     summary(&b, b.waves[w]);
     scatter(&b, b.waves[w]);
+    if (b.fit) fit(&b, b.waves[w]);
   }
   allcores(&b);
   melding(&b);

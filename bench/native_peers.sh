@@ -3,14 +3,15 @@
 # and, when given, a public kernel suite checked out outside the repository (Rodinia's OpenCL
 # kernels, run with guessed specifications and the -D its makefiles pass).
 #
-#   bench/native_peers.sh [--build DIR] [--waves 8,16,32] [--repeat R] [--out DIR] [--suite DIR]
+#   bench/native_peers.sh [--build DIR] [--waves 8,16,32] [--repeat R] [--out DIR] [--suite DIR] [--fit]
 #
 # Prints bench_native_peers' tables for each set, and writes the scatter plots (issued against
-# time, one SVG per wave size and set) into --out (default: a temporary directory, printed).
+# time, one SVG per wave size and set) into --out (default: a temporary directory, printed). --fit
+# also fits the cost model's host weights to the clock (docs/cost.md, "The host's weights").
 # Figures only: nothing here passes or fails on a timing.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=$here/build waves=8,16,32 repeat=5 out="" suite=""
+build=$here/build waves=8,16,32 repeat=5 out="" suite="" fit=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -18,7 +19,8 @@ while [ $# -gt 0 ]; do
     --repeat) repeat=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --suite) suite=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --fit) fit=--fit; shift ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "native_peers.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -29,11 +31,14 @@ if [ ! -x "$bench" ]; then
 fi
 [ -n "$out" ] || out=$(mktemp -d /tmp/reconv-native-peers.XXXXXX)
 mkdir -p "$out"
-common=(--waves "$waves" --repeat "$repeat")
+common=(--waves "$waves" --repeat "$repeat" $fit)
 status=0
 
 echo "==== bundled kernels (examples/kernels)"
 "$bench" "${common[@]}" --out "$out/examples" "$here/examples/kernels" || status=1
+echo
+echo "==== DARM's examples (examples/darm: melding on the clock, DARM's Fig. 7)"
+"$bench" "${common[@]}" --out "$out/darm" "$here/examples/darm" || status=1
 echo
 echo "==== the team's corpus (tests/corpus), kernels with a run specification"
 "$bench" "${common[@]}" --out "$out/corpus" "$here/tests/corpus" || status=1

@@ -269,6 +269,8 @@ typedef struct rc_run_stats {
   uint64_t vector_instrs;  /* vector instructions issued */
   uint64_t scalar_instrs;  /* scalar instructions issued */
   uint64_t mask_instrs;    /* mask-manipulation instructions issued */
+  uint64_t memory_instrs;  /* of the vector instructions: loads, stores, atomics, memory builtins */
+  uint64_t barrier_instrs; /* of the vector instructions: work-group barriers */
   uint64_t active_lane_instrs;
   uint64_t blocks_entered;
   uint64_t max_stack_depth;     /* IPDOM model */

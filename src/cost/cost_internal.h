@@ -15,7 +15,11 @@
  * it costs an issue slot at all. */
 enum { ISSUE_VECTOR = RC_ISSUE_VECTOR, ISSUE_SCALAR = RC_ISSUE_SCALAR, ISSUE_MASK = RC_ISSUE_MASK,
        ISSUE_KIND = 3, ISSUE_ONCE = 4,
-       ISSUE_FREE = 8 /* costs no issue slot on the machine the cost model describes */ };
+       ISSUE_FREE = 8, /* costs no issue slot on the machine the cost model describes */
+       /* finer classes of a vector instruction, which a CPU's vector unit prices differently
+        * (docs/cost.md, "Two machines"): a load, store, atomic or memory builtin (per-lane
+        * addresses: a gather or scatter), and a work-group barrier (a switch of wave contexts) */
+       ISSUE_MEMORY = 16, ISSUE_BARRIER = 32 };
 
 /* The issue class of every instruction of wave kernel k, in block order (pc numbering: the
  * instructions counted block by block): rc_issue_kind | ISSUE_ONCE | ISSUE_FREE. */

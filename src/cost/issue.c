@@ -12,9 +12,18 @@
 #include "reconv/cost.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static bool is_mask_reg(const rc_instr *i) {
   return (i->op == RC_OP_RGET || i->op == RC_OP_RSET) && i->u.reg->type == RC_MASK;
+}
+
+/* ISSUE_MEMORY or ISSUE_BARRIER for the vector instructions a CPU prices apart, else 0. */
+static int vector_subclass(const rc_instr *i) {
+  if (i->op == RC_OP_LOAD || i->op == RC_OP_STORE) return ISSUE_MEMORY;
+  if (i->op != RC_OP_CALL) return 0;
+  if (i->pred == RC_BI_BARRIER) return ISSUE_BARRIER;
+  return rc_builtin_get((rc_builtin)i->pred)->flags & RC_BF_MEMORY ? ISSUE_MEMORY : 0;
 }
 
 static int classify(const rc_instr *i, bool *once) {
@@ -40,7 +49,7 @@ static int classify(const rc_instr *i, bool *once) {
     *once = true;
     return ISSUE_SCALAR;
   }
-  return ISSUE_VECTOR;
+  return ISSUE_VECTOR | vector_subclass(i);
 }
 
 /* A setexec whose operand a mask operation of its block computes for it alone: the operation
@@ -87,10 +96,37 @@ void cost_wave_issue_classes(const rc_kernel *k, uint8_t *issue) {
   free(uses);
 }
 
+/* The weights of the two machines (docs/cost.md, "Two machines"). GCN: a vector or mask
+ * instruction 2, a scalar one 1 (it issues beside the vector unit). The host: this machine's
+ * vector unit, calibrated on the clock by `bench_native_peers --fit` (docs/cost.md, "The host's
+ * weights"), in nanoseconds per instruction of a 16-lane wave. */
+const rc_cost_weights rc_cost_weights_gcn = {.name = "gcn", .vector = 2, .memory = 2, .barrier = 2, .mask = 2, .scalar = 1};
+/* fitted by `bash bench/native_peers.sh --waves 16 --fit` on the bundled kernels (AMD Zen 4,
+ * AVX-512; they explain 67% of how the rows of a kernel differ on the clock): a load or store of a
+ * wave is a gather or scatter unless its lanes' addresses are consecutive, and costs some 75 vector
+ * instructions; scalar instructions and branches issue beside the vector unit for nothing, and a
+ * barrier (a switch of fibers) is lost in the noise */
+const rc_cost_weights rc_cost_weights_host = {.name = "host", .vector = 0.22, .memory = 16.9, .barrier = 0, .mask = 0.38, .scalar = 0};
+
+const rc_cost_weights *rc_cost_weights_named(const char *name) {
+  if (!name || strcmp(name, "gcn") == 0) return &rc_cost_weights_gcn;
+  if (strcmp(name, "host") == 0) return &rc_cost_weights_host;
+  return NULL;
+}
+
+/* the weight of an instruction of class `issue` (vector instructions by their subclass) */
+static double class_weight(const rc_cost_weights *w, uint8_t issue) {
+  switch (issue & ISSUE_KIND) {
+  case ISSUE_SCALAR: return w->scalar;
+  case ISSUE_MASK: return w->mask;
+  default: return issue & ISSUE_MEMORY ? w->memory : issue & ISSUE_BARRIER ? w->barrier : w->vector;
+  }
+}
+
 /* Static cost (docs/cost.md, "Static cost"): the issue slots of one run through every block, each
  * weighted by 8 per enclosing cycle (at most 8^4), the usual static estimate of how often a block
- * runs; a vector or mask instruction weighs 2, a scalar one 1 (it issues beside the vector unit). */
-uint64_t rc_wave_static_cost(const rc_kernel *k) {
+ * runs, and by its class's weight. */
+double rc_wave_static_cost_weighted(const rc_kernel *k, const rc_cost_weights *w) {
   uint32_t n = 0;
   for (uint32_t b = 0; b < k->nblocks; b++)
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next) n++;
@@ -100,13 +136,13 @@ uint64_t rc_wave_static_cost(const rc_kernel *k) {
   rc_cycle_info ci;
   rc_cfg_build(&g, k);
   bool cycles = rc_cycles_build(&ci, &g) == 0;
-  uint64_t cost = 0;
+  double cost = 0;
   uint32_t pc = 0;
   for (uint32_t b = 0; b < k->nblocks; b++) {
     uint32_t c = cycles ? ci.innermost[b] : RC_NONE, depth = c == RC_NONE ? 0 : ci.cycles[c].depth;
-    uint64_t weight = (uint64_t)1 << (3 * (depth < 4 ? depth : 4));
+    double weight = (double)((uint64_t)1 << (3 * (depth < 4 ? depth : 4)));
     for (const rc_instr *i = k->blocks[b]->first; i; i = i->next, pc++)
-      if (!(issue[pc] & ISSUE_FREE)) cost += (issue[pc] & ISSUE_KIND) == RC_ISSUE_SCALAR ? weight : 2 * weight;
+      if (!(issue[pc] & ISSUE_FREE)) cost += weight * class_weight(w, issue[pc]);
   }
   if (cycles) rc_cycles_free(&ci);
   rc_cfg_free(&g);
@@ -114,3 +150,12 @@ uint64_t rc_wave_static_cost(const rc_kernel *k) {
   return cost;
 }
 
+uint64_t rc_wave_static_cost(const rc_kernel *k) {
+  return (uint64_t)rc_wave_static_cost_weighted(k, &rc_cost_weights_gcn); /* integers: exact */
+}
+
+double rc_run_stats_cost(const rc_run_stats *st, const rc_cost_weights *w) {
+  uint64_t plain = st->vector_instrs - st->memory_instrs - st->barrier_instrs;
+  return w->vector * (double)plain + w->memory * (double)st->memory_instrs + w->barrier * (double)st->barrier_instrs +
+         w->mask * (double)st->mask_instrs + w->scalar * (double)st->scalar_instrs;
+}

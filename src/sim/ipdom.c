@@ -207,7 +207,7 @@ static int ipdom_run(sim_run *r, sim_wave *w) {
     }
     uint32_t pc = w->pc;
     while (!rc_opcode_is_terminator((rc_opcode)code[pc].op)) {
-      wave_issue(r, w, r->issue[pc] & ISSUE_KIND);
+      wave_issue(r, w, r->issue[pc] & (ISSUE_KIND | ISSUE_MEMORY | ISSUE_BARRIER));
       int rc = lanes_exec(r, w, pc, false);
       if (rc == STEP_BARRIER) {
         w->barrier_pc = pc;

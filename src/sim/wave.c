@@ -82,7 +82,7 @@ static int wave_run(sim_run *r, sim_wave *w) {
   uint32_t pc = w->pc;
   for (;;) {
     const sim_inst *x = &code[pc];
-    if (!(issue[pc] & ISSUE_FREE)) wave_issue(r, w, issue[pc] & ISSUE_KIND);
+    if (!(issue[pc] & ISSUE_FREE)) wave_issue(r, w, issue[pc] & (ISSUE_KIND | ISSUE_MEMORY | ISSUE_BARRIER));
     uint32_t e;
     int64_t v;
     switch ((rc_opcode)x->op) {

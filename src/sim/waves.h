@@ -149,10 +149,15 @@ int wave_enter_block(sim_run *r, sim_wave *w, uint32_t b, uint32_t pc);
 int wave_activate(sim_run *r, sim_wave *w, uint64_t added, uint32_t pc);
 /* Count one issued instruction of kind k (rc_issue_kind) in the current block. */
 void wave_issue_recorded(sim_run *r, sim_wave *w, int kind); /* the timeline's part */
-static inline void wave_issue(sim_run *r, sim_wave *w, int kind) {
+/* One issued instruction of class `issue` (rc_issue_kind, with ISSUE_MEMORY or ISSUE_BARRIER for
+ * the vector instructions a CPU prices apart). */
+static inline void wave_issue(sim_run *r, sim_wave *w, int issue) {
   rc_run_stats *st = r->stats;
   uint32_t b = w->block;
+  int kind = issue & ISSUE_KIND;
   if (kind == ISSUE_VECTOR) {
+    st->memory_instrs += (issue & ISSUE_MEMORY) != 0;
+    st->barrier_instrs += (issue & ISSUE_BARRIER) != 0;
     st->vector_instrs++;
     st->active_lane_instrs += w->active;
     st->block_vector_instrs[b]++;

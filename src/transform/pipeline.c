@@ -79,9 +79,11 @@ static const rc_pass_info passes[] = {
     {"reconverge",
      "make the CFG reconverging (thesis 4.3); options: order=auto|dfpd|df|bf|bfpd|rpot|domreg|custom "
      "(auto, the default: the cheapest lowered result of dfpd, rpot, domreg and, up to 200 blocks, bfpd), "
+     "cost=gcn|host (what auto calls cheapest: the GCN model, the default, or the weights calibrated on "
+     "this host's vector unit, docs/cost.md), "
      "blocks=A:B:C (custom order), all-divergent, force (run even if already reconverging), "
      "cond2 (the thesis's Condition 2), trace, max-rounds=N (default 4)",
-     rc_pass_reconverge, RC_LEVEL_THREAD, "order= blocks= all-divergent force cond2 trace max-rounds="},
+     rc_pass_reconverge, RC_LEVEL_THREAD, "order= cost= blocks= all-divergent force cond2 trace max-rounds="},
     {"linearize",
      "guard-variable linearization of the unstructured regions, output structured (Anantpur and "
      "Govindarajan 2014); options: opt=0..3 (O1, O2, O3 of section 4.2, cumulative; default 3), "

@@ -582,12 +582,15 @@ _Static_assert(sizeof auto_cost_names == sizeof auto_candidates, "one cost stati
  * machine's cost model (rc_wave_static_cost: the original instructions, the flow blocks' branches,
  * the copies coalescing leaves, the re-join mask and exec work, weighted by loop depth).
  * UINT64_MAX when lowering fails. */
-static uint64_t reconverged_cost(rc_ctx *quiet, rc_kernel *t) {
+static uint64_t reconverged_cost(rc_ctx *quiet, rc_kernel *t, const rc_cost_weights *weights) {
   rc_kernel *w = scratch_copy(t, "lowered");
   /* norepair: a branch only divergent at wave level makes this ordering lose, not run auto again */
   rc_pass_arg norepair = {"norepair", NULL};
   rc_pass_args lower_args = {&norepair, 1};
-  uint64_t cost = rc_pass_lower(quiet, w, &lower_args, NULL) == 0 ? rc_wave_static_cost(w) : UINT64_MAX;
+  /* the host's weights are fractions: costs kept to a thousandth of a weight unit */
+  uint64_t cost = rc_pass_lower(quiet, w, &lower_args, NULL) == 0
+                      ? (uint64_t)(rc_wave_static_cost_weighted(w, weights) * (weights == &rc_cost_weights_gcn ? 1 : 1000))
+                      : UINT64_MAX;
   rc_module_remove_kernel(t->mod, w);
   return cost;
 }
@@ -613,6 +616,8 @@ static const char *big_kernel_order(const rc_kernel *k) {
  * blocks gets big_kernel_order's directly. When every candidate fails, DFPD runs on k itself and
  * reports why. */
 static int reconverge_auto(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats *stats) {
+  const rc_cost_weights *weights = rc_cost_weights_named(rc_pass_arg_get(args, "cost"));
+  if (!weights) return rc_error(ctx, "reconverge: unknown cost '%s' (gcn, host)", rc_pass_arg_get(args, "cost"));
   rc_pass_arg *items = rc_xmalloc(((args ? args->n : 0) + 2) * sizeof *items);
   unsigned unif_flags = (rc_pass_arg_get(args, "all-divergent") ? RC_UNIF_ALL_DIVERGENT : 0) |
                         rc_uniformity_target_flags(k);
@@ -644,7 +649,7 @@ static int reconverge_auto(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, 
     rc_pass_args alt = args_with_order(args, auto_candidates[c], items);
     rc_kernel *t = scratch_copy(k, "auto");
     uint64_t cost = UINT64_MAX;
-    if (reconverge_ordered(&quiet, t, &alt, &cand_stats[c]) == 0) cost = reconverged_cost(&quiet, t);
+    if (reconverge_ordered(&quiet, t, &alt, &cand_stats[c]) == 0) cost = reconverged_cost(&quiet, t, weights);
     costs[c] = cost;
     if (cost < best_cost) {
       if (best) rc_module_remove_kernel(k->mod, best);

@@ -6,12 +6,16 @@
  * the IPDOM model's edge copies and exec changes, and the static cost auto uses. */
 #include "test.h"
 
+#include "reconv/compare.h"
+#include "reconv/cost.h"
 #include "reconv/sim.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 typedef struct counts {
-  uint64_t vector, mask, scalar;
+  uint64_t vector, mask, scalar, memory, barrier;
+  double host; /* the run's cost by the host weights */
   int rc;
 } counts;
 
@@ -20,7 +24,7 @@ typedef struct counts {
 static counts run_counts(const char *text) {
   test_diags d;
   test_diags_init(&d);
-  counts c = {0, 0, 0, -2};
+  counts c = {0, 0, 0, 0, 0, 0, -2};
   rc_module *m = test_parse(&d, text);
   if (!m) {
     fprintf(stderr, "%s", d.text);
@@ -42,6 +46,9 @@ static counts run_counts(const char *text) {
   c.vector = st.vector_instrs;
   c.mask = st.mask_instrs;
   c.scalar = st.scalar_instrs;
+  c.memory = st.memory_instrs;
+  c.barrier = st.barrier_instrs;
+  c.host = rc_run_stats_cost(&st, &rc_cost_weights_host);
   rc_run_stats_free(&st);
   rc_memory_free(&mem);
   rc_run_spec_free(&s);
@@ -348,4 +355,57 @@ TEST(a_local_arrays_uniform_address_stays_scalar) {
   CHECK_EQ_INT(c.rc, 0);
   CHECK_EQ_INT(c.vector, 2); /* global_id, store */
   CHECK_EQ_INT(c.scalar, 4); /* localmem, the two geps, ret */
+}
+
+TEST(memory_and_barriers_are_counted_apart_for_the_host) {
+  counts c = run_counts(WAVE_HEAD "entry:\n"
+                                  "  %tid = call i32 @global_id(i32 0)\n"
+                                  "  %o = gep %out, i32 %tid, 4\n"
+                                  "  %x = load i32, %o\n"
+                                  "  call void @barrier()\n"
+                                  "  store i32 %x, %o\n"
+                                  "  ret\n"
+                                  "}\n");
+  CHECK_EQ_INT(c.rc, 0);
+  CHECK_EQ_INT(c.vector, 5); /* global_id, gep, load, barrier, store */
+  CHECK_EQ_INT(c.memory, 2); /* load, store: of the vector instructions */
+  CHECK_EQ_INT(c.barrier, 1);
+  const rc_cost_weights *w = &rc_cost_weights_host;
+  double want = 2 * w->vector + 2 * w->memory + w->barrier + (double)c.mask * w->mask + (double)c.scalar * w->scalar;
+  CHECK(c.host > want - 1e-9 && c.host < want + 1e-9);
+}
+
+TEST(static_cost_by_weights) {
+  test_diags d;
+  test_diags_init(&d);
+  rc_module *m = test_parse(&d, WAVE_HEAD "entry:\n"
+                                          "  %tid = call i32 @global_id(i32 0)\n"
+                                          "  %o = gep %out, i32 %tid, 4\n"
+                                          "  store i32 1, %o\n"
+                                          "  ret\n"
+                                          "}\n");
+  CHECK(m != NULL);
+  if (!m) return;
+  rc_cost_weights w = {.name = "test", .vector = 3, .memory = 10, .barrier = 0, .mask = 0, .scalar = 100};
+  /* global_id and gep 3 each, the store 10, the ret 100 */
+  CHECK(rc_wave_static_cost_weighted(m->kernels[0], &w) == 3 + 3 + 10 + 100);
+  CHECK_EQ_INT(rc_wave_static_cost(m->kernels[0]), (int64_t)rc_wave_static_cost_weighted(m->kernels[0], &rc_cost_weights_gcn));
+  CHECK(rc_cost_weights_named("host") == &rc_cost_weights_host);
+  CHECK(rc_cost_weights_named(NULL) == &rc_cost_weights_gcn);
+  CHECK(rc_cost_weights_named("gpu") == NULL);
+  rc_module_free(m);
+}
+
+TEST(rank_correlation) {
+  const double x[] = {1, 2, 3, 4}, up[] = {10, 20, 25, 90}, down[] = {4, 3, 2, 1}, tie[] = {1, 1, 2, 2};
+  double r = rc_rank_correlation(x, up, 4);
+  CHECK(r > 0.999 && r < 1.001);
+  r = rc_rank_correlation(x, down, 4);
+  CHECK(r < -0.999 && r > -1.001);
+  r = rc_rank_correlation(x, tie, 4); /* ranks 1.5 1.5 3.5 3.5 against 1 2 3 4: 0.894 */
+  CHECK(r > 0.89 && r < 0.90);
+  CHECK(isnan(rc_rank_correlation(x, up, 2)));
+  CHECK(isnan(rc_rank_correlation(x, tie + 0, 1)));
+  const double flat[] = {5, 5, 5, 5};
+  CHECK(isnan(rc_rank_correlation(x, flat, 4)));
 }
