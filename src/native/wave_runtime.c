@@ -367,9 +367,13 @@ static void start_wave(wave_worker *w, rc_wave_ctx *c, uint32_t i, uint32_t n, u
 static void set_group(wave_worker *w, uint64_t g) {
   wave_launch_state *ls = w->ls;
   const rc_wave_launch *l = ls->l;
-  w->group[0] = (uint32_t)(g % ls->ngroups[0]);
-  w->group[1] = (uint32_t)(g / ls->ngroups[0] % ls->ngroups[1]);
-  w->group[2] = (uint32_t)(g / ((uint64_t)ls->ngroups[0] * ls->ngroups[1]));
+  if (ls->ngroups[1] == 1 && ls->ngroups[2] == 1) { /* one dimension of groups: no division */
+    w->group[0] = (uint32_t)g, w->group[1] = w->group[2] = 0;
+  } else {
+    w->group[0] = (uint32_t)(g % ls->ngroups[0]);
+    w->group[1] = (uint32_t)(g / ls->ngroups[0] % ls->ngroups[1]);
+    w->group[2] = (uint32_t)(g / ((uint64_t)ls->ngroups[0] * ls->ngroups[1]));
+  }
   for (int d = 0; d < 3; d++) {
     uint32_t gs = d < (int)l->dims ? l->global[d] : 1, left = gs - w->group[d] * ls->local[d];
     w->gsize[d] = left < ls->local[d] ? left : ls->local[d];
