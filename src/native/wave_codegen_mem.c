@@ -6,6 +6,11 @@
  *   active; a store writes the value of the highest active lane (the lanes store in lane order);
  * - consecutive lanes (lane l at base + l * size): llvm.masked.load / llvm.masked.store, one
  *   vector access whose inactive lanes AVX-512 and AVX2 suppress (faults included);
+ * - strided lanes (lane l at base + l * k * size, k = 2 .. 8: a component of an OpenCL vector
+ *   type, float4's .y, which the simulators' form splits into its elements): one masked access of
+ *   W * k elements in which only lane l's element l * k is enabled, the lanes picked out (or put
+ *   in) by a shuffle: k vector loads or stores where a gather or scatter would access memory W
+ *   times (triad's float4 C = A + s * B: 4 gathers per operand before);
  * - anything else: llvm.masked.gather / llvm.masked.scatter (scatter stores overlapping lanes in
  *   lane order, as the lanes would).
  * Which addresses are uniform or consecutive is known from their affine forms (wcg_affine_of): lane
@@ -333,6 +338,50 @@ static LLVMValueRef gather(wcg *g, const access *a, LLVMValueRef lanes) {
   return wcg_intrinsic(g, "llvm.masked.gather", ov, 2, args, 4);
 }
 
+/* The lanes of a strided access: k elements per lane (1: consecutive), or 0 when it is neither. */
+static unsigned stride_elements(wcg *g, const access *a) {
+  if (!a->aff.base || a->aff.stride <= 0 || a->size == 0 ||
+      a->size != (uint64_t)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->mod), a->mt))
+    return 0;
+  uint64_t k = (uint64_t)a->aff.stride / a->size;
+  if ((uint64_t)a->aff.stride % a->size || k > 8 || g->W * k > 256) return 0;
+  return (unsigned)k;
+}
+
+/* <W * k x i1>: lane l's bit at l * k, the other elements off. */
+static LLVMValueRef spread_lanes(wcg *g, LLVMValueRef lanes, unsigned k) {
+  LLVMValueRef idx[256];
+  for (unsigned p = 0; p < g->W * k; p++) idx[p] = wcg_const_i32(g, p % k ? g->W : p / k);
+  LLVMValueRef off = LLVMConstNull(LLVMVectorType(g->i1, g->W));
+  return LLVMBuildShuffleVector(g->b, lanes, off, LLVMConstVector(idx, g->W * k), "");
+}
+
+/* the shuffle mask picking element l * k into lane l (into: lane l into element l * k) */
+static LLVMValueRef strided_picks(wcg *g, unsigned k, bool into) {
+  LLVMValueRef idx[256];
+  unsigned n = into ? g->W * k : g->W;
+  for (unsigned p = 0; p < n; p++)
+    idx[p] = into ? (p % k ? LLVMGetUndef(g->i32) : wcg_const_i32(g, p / k)) : wcg_const_i32(g, p * k);
+  return LLVMConstVector(idx, n);
+}
+
+static LLVMValueRef load_strided(wcg *g, const access *a, LLVMValueRef lanes, unsigned k) {
+  LLVMTypeRef vt = LLVMVectorType(a->mt, g->W * k);
+  LLVMValueRef p = typed_ptr(g, a->aff.base, vt);
+  LLVMTypeRef ov[2] = {vt, LLVMTypeOf(p)};
+  LLVMValueRef args[4] = {p, wcg_const_i32(g, 1), spread_lanes(g, lanes, k), LLVMGetUndef(vt)};
+  LLVMValueRef all = wcg_intrinsic(g, "llvm.masked.load", ov, 2, args, 4);
+  return LLVMBuildShuffleVector(g->b, all, LLVMGetUndef(vt), strided_picks(g, k, false), "");
+}
+
+static void store_strided(wcg *g, const access *a, LLVMValueRef val, LLVMValueRef lanes, unsigned k) {
+  LLVMValueRef spread = LLVMBuildShuffleVector(g->b, val, LLVMGetUndef(LLVMTypeOf(val)), strided_picks(g, k, true), "");
+  LLVMValueRef p = typed_ptr(g, a->aff.base, LLVMTypeOf(spread));
+  LLVMTypeRef ov[2] = {LLVMTypeOf(spread), LLVMTypeOf(p)};
+  LLVMValueRef args[4] = {spread, p, wcg_const_i32(g, 1), spread_lanes(g, lanes, k)};
+  wcg_intrinsic(g, "llvm.masked.store", ov, 2, args, 4);
+}
+
 static LLVMValueRef load_consecutive(wcg *g, const access *a, LLVMValueRef lanes) {
   LLVMTypeRef vt = LLVMVectorType(a->mt, g->W);
   LLVMValueRef p = typed_ptr(g, a->aff.base, vt);
@@ -393,6 +442,20 @@ static LLVMValueRef emit_load(wcg *g, const rc_instr *i, bool scalar) {
       LLVMPositionBuilderAtEnd(g->b, join);
       v = phi2(g, fast, fast_end, lanes, slow);
     }
+  } else if (stride_elements(g, &a) > 1) {
+    unsigned k = stride_elements(g, &a);
+    LLVMBasicBlockRef slow = NULL, join = NULL;
+    if (a.aff.valid) split_on(g, a.aff.valid, &slow, &join);
+    v = load_strided(g, &a, wcg_exec_lanes(g), k);
+    if (a.aff.valid) {
+      LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(g->b);
+      LLVMBuildBr(g->b, join);
+      LLVMPositionBuilderAtEnd(g->b, slow);
+      LLVMValueRef lanes = gather(g, &a, wcg_exec_lanes(g));
+      LLVMBuildBr(g->b, join);
+      LLVMPositionBuilderAtEnd(g->b, join);
+      v = phi2(g, v, fast_end, lanes, slow);
+    }
   } else {
     v = gather(g, &a, wcg_exec_lanes(g));
   }
@@ -448,6 +511,19 @@ static void emit_store(wcg *g, const rc_instr *i, bool scalar) {
   bool fits = a.size == (uint64_t)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->mod), a.mt);
   if (a.aff.base && a.aff.stride == 0 && !a.aff.valid) {
     store_uniform(g, &a, a.aff.base, value, t);
+    return;
+  }
+  unsigned k = stride_elements(g, &a);
+  if (k > 1) { /* strided lanes never overlap: the order of the lanes' stores does not matter */
+    LLVMBasicBlockRef slow = NULL, join = NULL;
+    if (a.aff.valid) split_on(g, a.aff.valid, &slow, &join);
+    store_strided(g, &a, to_memory(g, wcg_vector(g, value), t, true), wcg_exec_lanes(g), k);
+    if (!a.aff.valid) return;
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, slow);
+    scatter(g, &a, to_memory(g, wcg_vector(g, value), t, true), wcg_exec_lanes(g));
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, join);
     return;
   }
   if (!a.aff.base || !fits || (a.aff.stride != 0 && (uint64_t)a.aff.stride != a.size)) {
