@@ -3,7 +3,7 @@
  * bundled kernels, the corpus and a public suite; see there for what it prints.
  *
  *   bench_native_peers [--waves 8,16,32] [--scale K] [--repeat R] [--threads N] [--out DIR]
- *                      [--guess-spec] [--fit] [-D NAME[=V]]... FILE|DIR...
+ *                      [--guess-spec] [--fit] [--vector-math] [-D NAME[=V]]... FILE|DIR...
  *
  * For each kernel with a run specification (or, with --guess-spec, a guessed one the interpreter
  * can run) and each wave size: `reconv compare --native` (rc_compare_run_opts), every row's
@@ -15,7 +15,8 @@
  * wave rows of each kernel and its mean; a scatter plot of issued against time (SVG, in --out);
  * on all cores (--threads), the default row and pocl; and melding on the clock (DARM's Fig. 7) on
  * the kernels of files named darm, lud or srad. With --fit, the host weights of the cost model
- * (rc_cost_weights_host) fitted to the clock per wave size. Rows that are not equivalent are left out of the
+ * (rc_cost_weights_host) fitted to the clock per wave size; with --vector-math the wave rows'
+ * transcendental math through libmvec (compare --vector-math). Rows that are not equivalent are left out of the
  * figures and counted. Timings are figures, never test verdicts. */
 #include "reconv/analysis.h"
 #include "reconv/compare.h"
@@ -52,7 +53,7 @@ typedef struct kernel_result {
 typedef struct bench {
   uint32_t waves[MAX_WAVES], nwaves, scale, repeat, threads;
   const char *out;
-  bool guess, fit;
+  bool guess, fit, vector_math;
   const char *defines[32];
   unsigned ndefines;
   RC_VEC(kernel_result) results;
@@ -128,7 +129,8 @@ static void bench_kernel(bench *b, rc_ctx *ctx, const char *path, const rc_llvm_
     rc_run_spec_copy(&s, &s0);
     s.wave = b->waves[wi];
     rc_compare_row *rows = rc_xcalloc((size_t)rc_compare_nstrategies, sizeof *rows);
-    rc_compare_opts o = {.native = true, .scale = b->scale, .repeat = b->repeat, .threads = 1, .path = path, .import = io};
+    rc_compare_opts o = {.native = true, .scale = b->scale, .repeat = b->repeat, .threads = 1, .path = path, .import = io,
+                         .vector_math = b->vector_math};
     int n = rc_compare_run_opts(ctx, k, &s, &o, rows);
     kernel_result r;
     memset(&r, 0, sizeof r);
@@ -613,10 +615,11 @@ int main(int argc, char **argv) {
     else if (i + 1 < argc && strcmp(a, "--out") == 0) b.out = argv[++i];
     else if (strcmp(a, "--guess-spec") == 0) b.guess = true;
     else if (strcmp(a, "--fit") == 0) b.fit = true;
+    else if (strcmp(a, "--vector-math") == 0) b.vector_math = true;
     else if (i + 1 < argc && strcmp(a, "-D") == 0 && b.ndefines < 32) b.defines[b.ndefines++] = argv[++i];
     else if (a[0] == '-') {
       fprintf(stderr, "usage: bench_native_peers [--waves 8,16,32] [--scale K] [--repeat R] [--threads N] [--out DIR] "
-                      "[--guess-spec] [--fit] [-D NAME[=V]]... FILE|DIR...\n");
+                      "[--guess-spec] [--fit] [--vector-math] [-D NAME[=V]]... FILE|DIR...\n");
       return 2;
     } else if (npaths < 256) paths[npaths++] = a;
   }

@@ -4,10 +4,12 @@
 # kernels, run with guessed specifications and the -D its makefiles pass).
 #
 #   bench/native_peers.sh [--build DIR] [--waves 8,16,32] [--repeat R] [--out DIR] [--suite DIR] [--fit]
+#                         [--vector-math]
 #
 # Prints bench_native_peers' tables for each set, and writes the scatter plots (issued against
 # time, one SVG per wave size and set) into --out (default: a temporary directory, printed). --fit
-# also fits the cost model's host weights to the clock (docs/cost.md, "The host's weights").
+# also fits the cost model's host weights to the clock (docs/cost.md, "Two machines");
+# --vector-math gives the wave rows libmvec's math, as pocl has its own.
 # Figures only: nothing here passes or fails on a timing.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,8 +21,9 @@ while [ $# -gt 0 ]; do
     --repeat) repeat=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --suite) suite=$2; shift 2 ;;
-    --fit) fit=--fit; shift ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --fit) fit="$fit --fit"; shift ;;
+    --vector-math) fit="$fit --vector-math"; shift ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "native_peers.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -108,7 +108,7 @@ int cmd_compare(int argc, char **argv) {
     rc_llvm_import_opts io;
     cli_import_opts(&in, &io);
     rc_compare_opts co = {.only = only, .native = clock.native, .scale = (uint32_t)clock.scale,
-                          .repeat = (uint32_t)clock.repeat, .threads = (uint32_t)clock.threads, .path = file,
+                          .repeat = (uint32_t)clock.repeat, .threads = (uint32_t)clock.threads, .vector_math = clock.vector_math, .path = file,
                           .import = &io};
     n = rc_compare_run_opts(&ctx, k, &s, &co, rows);
     bool all = true;

@@ -393,7 +393,7 @@ int cmd_report(int argc, char **argv) {
   rc_llvm_import_opts io;
   cli_import_opts(&in, &io);
   rc_compare_opts co = {.timeline = true, .native = clock.native, .scale = (uint32_t)clock.scale,
-                        .repeat = (uint32_t)clock.repeat, .threads = (uint32_t)clock.threads, .path = file,
+                        .repeat = (uint32_t)clock.repeat, .threads = (uint32_t)clock.threads, .vector_math = clock.vector_math, .path = file,
                         .import = &io};
   rc_ctx ctx;
   cli_ctx_init(&ctx);

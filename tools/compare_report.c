@@ -149,6 +149,10 @@ int compare_clock_opt(const char *cmd, int argc, char **argv, int *i, compare_cl
     c->native = true;
     return 1;
   }
+  if (cli_flag(argv[*i], NULL, "--vector-math")) {
+    c->vector_math = c->timing_given = true;
+    return 1;
+  }
   static const char *const names[] = {"--scale", "--repeat", "--threads"};
   uint64_t *dst[] = {&c->scale, &c->repeat, &c->threads};
   for (int o = 0; o < 3; o++) {
@@ -167,6 +171,7 @@ int compare_clock_opt(const char *cmd, int argc, char **argv, int *i, compare_cl
 }
 
 int compare_clock_check(const char *cmd, const compare_clock_words *c) {
-  if (c->timing_given && !c->native) return cli_usage_error(cmd, "--scale, --repeat and --threads go with --native");
+  if (c->timing_given && !c->native)
+    return cli_usage_error(cmd, "--scale, --repeat, --threads and --vector-math go with --native");
   return 0;
 }

@@ -11,7 +11,7 @@ void compare_report_json(FILE *f, const rc_kernel *k, const rc_run_spec *s, cons
 
 /* The clock's options of `compare` and `report`: --native, --scale K, --repeat N, --threads N. */
 typedef struct compare_clock_words {
-  bool native;
+  bool native, vector_math;
   uint64_t scale, repeat, threads; /* 64, 5, 1 unless given */
   bool timing_given;               /* --scale, --repeat or --threads was given */
 } compare_clock_words;
@@ -24,7 +24,9 @@ typedef struct compare_clock_words {
   "                      the fastest run, memory checked against the interpreter on every row\n"   \
   "  --scale K           --native: the launch K times as large (default 64), long enough to time\n" \
   "  --repeat N          --native: the fastest of N timed runs after a warm-up (default 5)\n"     \
-  "  --threads N         --native: the wave rows and pocl on N threads (default 1)\n"
+  "  --threads N         --native: the wave rows and pocl on N threads (default 1)\n"              \
+  "  --vector-math       --native: the wave rows' transcendental math through libmvec, as pocl\n" \
+  "                      has its own (floats then checked within any distance, the largest said)\n"
 void compare_clock_words_init(compare_clock_words *c);
 /* argv[*i] as one of the clock's options: 1 taken (with its value), 0 not one of them, -1 wrong
  * usage (said on stderr). */

@@ -141,6 +141,10 @@ typedef struct rc_compare_opts {
   uint32_t scale;         /* native: the launch this many times larger (rc_run_spec_scale); 0: 1 */
   uint32_t repeat;        /* native: timed runs after the first (the warm-up); 0: 5 */
   uint32_t threads;       /* native wave rows and pocl: worker threads; 0: 1 */
+  bool vector_math;       /* native wave rows: transcendental math through the host's vector math
+                             library (libmvec) instead of the interpreter's functions per lane; the
+                             rows' floats may then differ from the interpreter's (within OpenCL's
+                             bounds, docs/native.md, "Vector math") */
   const char *path;       /* the kernel's file, for native-scalar and pocl */
   const void *import;     /* the rc_llvm_import_opts it was read with (NULL: defaults) */
 } rc_compare_opts;

@@ -101,7 +101,7 @@ static void timed(compare_clock *clock, rc_compare_native *nt, uint64_t best_ns)
 
 static void wave_row(compare_clock *clock, rc_compare_row *r, captured *c) {
   rc_compare_native *nt = &r->native;
-  rc_native_wave_opts wo = {.wave = clock->s.wave};
+  rc_native_wave_opts wo = {.wave = clock->s.wave, .vector_math = clock->o->vector_math};
   rc_native_wave *n = rc_native_wave_open(&c->ctx, r->res.ran, &wo);
   rc_memory mem = {0};
   rc_fault fault = {0};
@@ -109,7 +109,7 @@ static void wave_row(compare_clock *clock, rc_compare_row *r, captured *c) {
   if (n && rc_memory_init(&c->ctx, &mem, &clock->s, r->res.ran) == 0 &&
       rc_native_wave_run(n, &clock->s, &mem, &t, &fault) == 0) {
     timed(clock, nt, t.best_ns);
-    judge(clock, nt, &mem, false);
+    judge(clock, nt, &mem, rc_native_wave_math_ulps(n) > 0); /* libmvec's floats are not the interpreter's */
   } else {
     snprintf(nt->note, sizeof nt->note, "%s", fault.happened ? fault.message : c->first);
   }
