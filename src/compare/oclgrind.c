@@ -77,10 +77,11 @@ static const char *limit_of(const rc_kernel *k, bool *no_uninit, char *buf, size
           return buf;
         }
       }
-      if (i->op == RC_OP_ICMP && i->pred >= RC_CMP_SLT && i->pred <= RC_CMP_SGE &&
-          rc_type_bits((rc_type)i->ops[0]->type) < 8) {
+      rc_type ct = i->op == RC_OP_ICMP ? (rc_type)i->ops[0]->type : RC_VOID;
+      if (rc_type_is_vector(k->mod, ct)) ct = rc_type_info(k->mod, ct)->elem; /* lane by lane */
+      if (i->pred >= RC_CMP_SLT && i->pred <= RC_CMP_SGE && rc_type_is_int(ct) && rc_type_bits(ct) < 8) {
         snprintf(buf, len, "block %s compares i%u signed, which oclgrind evaluates wrongly", k->blocks[b]->name,
-                 rc_type_bits((rc_type)i->ops[0]->type));
+                 rc_type_bits(ct));
         return buf;
       }
     }
