@@ -73,7 +73,7 @@ typedef struct run_result {
   bool skipped;     /* the first program faults at a launch size its run specification does not
                        give: nothing to compare there (why says how it faults) */
   bool unchecked;   /* --oclgrind: oclgrind cannot check this kernel (why says why) */
-  bool no_uninitialized; /* --oclgrind: ran without its check of uninitialised values (freeze) */
+  const char *no_uninitialized; /* --oclgrind: ran without its check of uninitialised values: why */
   char diagnostics[640]; /* --oclgrind: what oclgrind reports on both programs (first lines) */
   const char *what; /* "trace", "memory", "fault", "diagnostic" when not equivalent */
   char why[640];
@@ -218,7 +218,7 @@ static int run_both_oclgrind(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *
     if (!res->what) {
       res->equivalent = true;
       res->checksum = rc_memory_checksum(ma);
-      res->no_uninitialized = ra.no_uninitialized || rb.no_uninitialized;
+      res->no_uninitialized = ra.no_uninitialized ? ra.uninitialized_why : rb.no_uninitialized ? rb.uninitialized_why : NULL;
       /* the first program's messages, as many whole lines as fit, and how many more */
       size_t at = 0, more = 0;
       for (const char *l = da; *l;) {
@@ -325,9 +325,9 @@ static void report_text(FILE *f, const rc_kernel *k, const run_result *r, int n,
       fprintf(f, "skipped: the first program faults at this launch size, which its run specification "
                  "does not give: %s\n", r[i].why);
     else if (r[i].equivalent && native)
-      fprintf(f, "equivalent (%s runs%s, checksum 0x%016" PRIx64 ")\n", how_name,
-              r[i].no_uninitialized ? ", uninitialised values not checked: oclgrind stops at freeze" : "",
-              r[i].checksum);
+      fprintf(f, "equivalent (%s runs%s%s, checksum 0x%016" PRIx64 ")\n", how_name,
+              r[i].no_uninitialized ? ", uninitialised values not checked: " : "",
+              r[i].no_uninitialized ? r[i].no_uninitialized : "", r[i].checksum);
     else if (r[i].equivalent)
       fprintf(f, "equivalent (%" PRIu64 " and %" PRIu64 " instructions, checksum 0x%016" PRIx64 ")\n",
               r[i].instr_a, r[i].instr_b, r[i].checksum);

@@ -170,7 +170,8 @@ enum { RC_OCLGRIND_RAN, RC_OCLGRIND_UNCHECKABLE, RC_OCLGRIND_FAILED };
 typedef struct rc_oclgrind_result {
   int status;              /* RC_OCLGRIND_*: ran; not checkable there (why: not SPIR, oclgrind's
                               known limits, oclgrind missing); failed (why) */
-  bool no_uninitialized;   /* ran without --uninitialized (the kernel has freeze, where it stops) */
+  bool no_uninitialized;   /* ran without --uninitialized ... */
+  const char *uninitialized_why; /* ... because (the kernel has freeze, where it stops; it crashed) */
   char why[512];
   rc_strbuf diagnostics;   /* oclgrind's messages (data races, uninitialised values, out-of-bounds
                               accesses, barrier divergence), the first line of each */

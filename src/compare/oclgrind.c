@@ -266,6 +266,7 @@ int rc_oclgrind_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_me
   }
   char limit[256];
   const char *lim = limit_of(k, &r->no_uninitialized, limit, sizeof limit);
+  if (r->no_uninitialized) r->uninitialized_why = "it stops at freeze";
   if (lim) {
     r->status = RC_OCLGRIND_UNCHECKABLE;
     snprintf(r->why, sizeof r->why, "@%s: %s", k->name, lim);
@@ -292,28 +293,46 @@ int rc_oclgrind_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_me
   r->status = RC_OCLGRIND_FAILED;
   if (write_file(bcpath, bc, bclen) != 0) snprintf(r->why, sizeof r->why, "cannot write %.300s", bcpath);
   else if (write_simfile(sim, bcpath, k, s, mem, r->why, sizeof r->why) == 0) {
-    char *args[8];
-    int n = 0;
-    args[n++] = tool;
-    args[n++] = (char *)"--data-races";
-    if (!r->no_uninitialized) args[n++] = (char *)"--uninitialized";
-    args[n++] = sim;
-    args[n] = NULL;
-    int st = run_tool(tool, args, out, err, r->why, sizeof r->why);
-    char *o = read_all(out), *e = read_all(err);
-    if (e) collect_diagnostics(e, &r->diagnostics);
-    if (st == 0 && o && read_dumps(o, k, s, mem, r->why, sizeof r->why) == 0) {
-      r->status = RC_OCLGRIND_RAN;
-    } else if (st > 0) {
-      const char *first = r->diagnostics.data ? r->diagnostics.data : "";
-      snprintf(r->why, sizeof r->why, "oclgrind-kernel ended with exit status %d: %.*s", st,
-               (int)strcspn(first, "\n"), first);
+    /* --uninitialized crashes oclgrind 21.10 on some kernels (signal 11; vectors of 3, e.g.):
+     * then once more without it */
+    for (int attempt = 0; attempt < 2; attempt++) {
+      char *args[8];
+      int n = 0;
+      args[n++] = tool;
+      args[n++] = (char *)"--data-races";
+      if (!r->no_uninitialized) args[n++] = (char *)"--uninitialized";
+      args[n++] = sim;
+      args[n] = NULL;
+      int st = run_tool(tool, args, out, err, r->why, sizeof r->why);
+      if (st < 0 && !r->no_uninitialized && attempt == 0) {
+        r->no_uninitialized = true;
+        r->uninitialized_why = "its check crashes on this kernel";
+        continue;
+      }
+      char *o = read_all(out), *e = read_all(err);
+      rc_sb_free(&r->diagnostics);
+      if (e) collect_diagnostics(e, &r->diagnostics);
+      const char *undef = e ? strstr(e, "Undefined external function: ") : NULL;
+      if (undef) { /* an intrinsic newer than oclgrind 21.10 (llvm.abs, llvm.smin, ...) */
+        undef += strlen("Undefined external function: ");
+        r->status = RC_OCLGRIND_UNCHECKABLE;
+        snprintf(r->why, sizeof r->why, "@%s calls %.*s, which oclgrind does not have", k->name,
+                 (int)strcspn(undef, "\n"), undef);
+      } else if (st == 0 && o && read_dumps(o, k, s, mem, r->why, sizeof r->why) == 0) {
+        r->status = RC_OCLGRIND_RAN;
+      } else if (st > 0) {
+        const char *first = r->diagnostics.data ? r->diagnostics.data : "";
+        snprintf(r->why, sizeof r->why, "oclgrind-kernel ended with exit status %d: %.*s", st,
+                 (int)strcspn(first, "\n"), first);
+      }
+      free(o);
+      free(e);
+      break;
     }
-    free(o);
-    free(e);
   }
   free(bc);
-  remove_dir(dir, names, 4);
+  if (getenv("RECONV_OCLGRIND_KEEP")) fprintf(stderr, "oclgrind's files are kept in %s\n", dir); /* debugging */
+  else remove_dir(dir, names, 4);
   return rc;
 #endif
 }
