@@ -160,7 +160,9 @@ for f in "${files[@]}"; do
     done
     if run "$log" "$reconv" sim --check --kernel "$fn" "$in" "${spec[@]}" && grep -q '^check: equivalent' "$work/msg"; then
       so=$((so + 1)) sa=$((sa + 1))
-    elif [ $broke = 0 ] && not_runnable; then sn=$((sn + 1))
+    elif [ $broke = 0 ] && { not_runnable || { grep -q '^reconv sim: fault:' "$work/msg" &&
+           ! timeout "$tmo" "$reconv" run --kernel "$fn" "$in" "${spec[@]}" > /dev/null 2>&1; }; }; then
+      sn=$((sn + 1)) # the thread-level run faults as well: nothing to compare
     else sa=$((sa + 1)); bad=1; { echo "== sim --check @$fn"; cat "$work/msg"; } >> "$log"; fi
   done <<< "$sigs"
   rm -f "$work"/out.*.ll
