@@ -300,6 +300,10 @@ int rc_oclgrind_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_me
       int n = 0;
       args[n++] = tool;
       args[n++] = (char *)"--data-races";
+      /* one worker thread: work-groups in one order, so that atomics across groups give the same
+       * memory on every run (oclgrind spreads the groups over its threads otherwise) */
+      args[n++] = (char *)"--num-threads";
+      args[n++] = (char *)"1";
       if (!r->no_uninitialized) args[n++] = (char *)"--uninitialized";
       args[n++] = sim;
       args[n] = NULL;
