@@ -102,7 +102,7 @@ run() {
 }
 # a run that the interpreter cannot make on the guessed specification
 not_runnable() {
-  grep -q 'the first program faults\|the thread-level run faults\|nothing to compare\|cannot run it\|simulators cannot\|has no value\|is not simulated\|step budget\|steps' "$work/msg"
+  grep -q 'does not fit in <\|the first program faults\|the thread-level run faults\|nothing to compare\|cannot run it\|simulators cannot\|has no value\|is not simulated\|step budget\|steps' "$work/msg"
 }
 
 for f in "${files[@]}"; do
