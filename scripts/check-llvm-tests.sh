@@ -15,7 +15,8 @@
 #   diverg    `reconv analyze --llvm-divergence` on each output: functions LLVM's own divergence
 #             analysis finds reconverging (thesis Def. 15), per function and ordering
 #   equiv     `reconv equiv` of each function, input against output, per ordering, with its run
-#             specification or a guessed one (scripts/guess-spec.sh); a function the interpreter
+#             specification or a guessed one (scripts/guess-spec.sh; i1 parameters false where the
+#             interpreter cannot run them true); a function the interpreter
 #             cannot run on the guess (it faults or loops: most of these tests branch on undef or
 #             loop forever) counts as not runnable (+N), not as a failure
 #   sim       `reconv sim --check` (wave mode, the default pipeline) of each function: equivalent
@@ -151,7 +152,14 @@ for f in "${files[@]}"; do
     [ -n "$line" ] || continue
     fn=$(sed -E 's/^(wave )?(kernel|function [^@]*) @([^(]*)\(.*/\3/' <<< "$line")
     spec=()
-    grep -q '!run "' <<< "$line" || mapfile -t spec < <(guess_spec "$line")
+    if ! grep -q '!run "' <<< "$line"; then
+      # i1 parameters true, or false where the interpreter cannot run that (most of these tests
+      # loop forever on one of the two)
+      mapfile -t spec < <(guess_spec "$line" 1)
+      if grep -q ' i1 %' <<< "$line" && ! timeout "$tmo" "$reconv" run --kernel "$fn" "$in" "${spec[@]}" > /dev/null 2>&1; then
+        mapfile -t spec < <(guess_spec "$line" 0)
+      fi
+    fi
     for o in $orderings; do
       [ -f "$work/out.$o.ll" ] || continue
       if run "$log" "$reconv" equiv --kernel "$fn" "$in" "$work/out.$o.ll" "${spec[@]}"; then eo=$((eo + 1)) ea=$((ea + 1))
