@@ -1,5 +1,7 @@
 ; oclgrind 21.10's known limits (tests/golden/equiv/oclgrind.test), one kernel each: an integer of
 ; 3 bytes, a signed compare of a 4-bit integer, and a freeze (where its --uninitialized stops).
+; REQUIRES: llvm oclgrind
+; RUN: for k in wide subbyte frozen; do reconv equiv --oclgrind --kernel $k %s %s; done
 ; reconv-run(wide): --global 16 --local 16 --arg out=i32[N]
 ; reconv-run(subbyte): --global 16 --local 16 --arg out=i32[N]
 ; reconv-run(frozen): --global 16 --local 16 --arg out=i32[N]
