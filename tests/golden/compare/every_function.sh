@@ -19,9 +19,12 @@ while IFS= read -r f; do
     for cmd in "sim --wave 8" "compare --wave 8"; do
       runs=$((runs + 1))
       # shellcheck disable=SC2086
-      out=$(timeout 60 reconv $cmd --kernel "$name" "$f" "${spec[@]}" 2>&1)
+      # a generous limit: the sanitizer build on two loaded cores is slow (exit 124 is named)
+      out=$(timeout 600 reconv $cmd --kernel "$name" "$f" "${spec[@]}" 2>&1)
       rc=$?
-      if [ $rc -gt 1 ] && [ $rc -ne 2 ]; then
+      if [ $rc -eq 124 ]; then
+        by_signal=$((by_signal + 1)); echo "$f @$name: reconv ${cmd%% *}: timed out after 600 s"
+      elif [ $rc -gt 1 ] && [ $rc -ne 2 ]; then
         by_signal=$((by_signal + 1)); echo "$f @$name: reconv ${cmd%% *}: exit $rc"
       elif [ $rc -ne 0 ] && [ -z "$out" ]; then
         silent=$((silent + 1)); echo "$f @$name: reconv ${cmd%% *}: exit $rc with no message"
