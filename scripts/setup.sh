@@ -2,8 +2,9 @@
 # Install what reconv needs and is missing, from Debian's packages; does nothing when all is there.
 # Needed: a C compiler, make, cmake. Wanted: LLVM's development files and clang (the LLVM bridge,
 # OpenCL kernels), graphviz (SVG pictures), valgrind (memory checks); with --tests also chromium
-# (the report page's browser test) and pocl with the OpenCL headers (the pocl row of
-# `reconv compare --native`, a peer on this CPU).
+# (the report page's browser test), pocl with the OpenCL headers (the pocl row of
+# `reconv compare --native`, a peer on this CPU) and oclgrind (`reconv equiv --oclgrind`, a third
+# oracle).
 set -u
 missing=()
 need() { # need COMMAND PACKAGE
@@ -28,6 +29,7 @@ need valgrind valgrind
 if [ "${1:-}" = "--tests" ]; then
   [ -e /usr/include/CL/cl.h ] || missing+=(ocl-icd-opencl-dev)
   ls /etc/OpenCL/vendors/*pocl*.icd >/dev/null 2>&1 || missing+=(pocl-opencl-icd)
+  need oclgrind-kernel oclgrind
 fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

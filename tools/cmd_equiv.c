@@ -3,6 +3,7 @@
  * the same final memory. */
 #include "cli_spec.h"
 #include "commands.h"
+#include "reconv/compare.h"
 #ifdef RECONV_HAVE_LLVM
 #include "reconv/native.h"
 #endif
@@ -31,6 +32,14 @@ static const char help[] =
     "                      with --target spir64): compiled by LLVM's JIT for this machine's CPU,\n"
     "                      with a runtime library of OpenCL's built-ins; compares memory only\n"
     "                      (docs/native.md)\n"
+    "  --oclgrind          run both on oclgrind instead (Debian's OpenCL device simulator, a third\n"
+    "                      oracle written by others; SPIR modules: compile .cl files with --target\n"
+    "                      spir64): compares memory, and fails when the second program raises an\n"
+    "                      oclgrind diagnostic (data race, uninitialised value, out-of-bounds access,\n"
+    "                      barrier divergence) the first does not; what oclgrind cannot check (its\n"
+    "                      known limits) is reported as not checkable (exit status 0). By default\n"
+    "                      one run: the specification's own launch and seed (oclgrind simulates\n"
+    "                      slowly); --sizes and --seeds ask for more\n"
     "  --effects           the criterion of transforms that change which blocks a thread runs\n"
     "                      (meld; docs/meld.md): instead of blocks, compare every thread's effect\n"
     "                      trace, its stores, atomics, memcpy/memset and barriers in order, with\n"
@@ -49,6 +58,8 @@ typedef struct equiv_opts {
   int nsizes;
   bool json;
   bool native; /* --native: run both natively (docs/native.md), compare memory only */
+  bool oclgrind; /* --oclgrind: run both on oclgrind, compare memory and its diagnostics */
+  bool seeds_given;
   bool effects; /* --effects: compare effect traces instead of block traces (docs/meld.md) */
 } equiv_opts;
 
@@ -61,7 +72,10 @@ typedef struct run_result {
   bool equivalent;
   bool skipped;     /* the first program faults at a launch size its run specification does not
                        give: nothing to compare there (why says how it faults) */
-  const char *what; /* "trace", "memory", "fault" when not equivalent */
+  bool unchecked;   /* --oclgrind: oclgrind cannot check this kernel (why says why) */
+  const char *no_uninitialized; /* --oclgrind: ran without its check of uninitialised values: why */
+  char diagnostics[640]; /* --oclgrind: what oclgrind reports on both programs (first lines) */
+  const char *what; /* "trace", "memory", "fault", "diagnostic" when not equivalent */
   char why[640];
 } run_result;
 
@@ -99,6 +113,7 @@ static int parse_args(int argc, char **argv, equiv_opts *o, cli_input_opts *in, 
     } else if ((r = cli_opt("equiv", argc, argv, &i, NULL, "--seeds", &v)) != 0) {
       if (r < 0 || !cli_parse_u64("equiv", "--seeds", v, &o->seeds)) return EXIT_USAGE;
       if (o->seeds < 1 || o->seeds > 1000) return cli_usage_error("equiv", "--seeds expects 1 to 1000");
+      o->seeds_given = true;
     } else if ((r = cli_opt("equiv", argc, argv, &i, NULL, "--sizes", &v)) != 0) {
       if (r < 0 || parse_sizes(v, o) != 0) return EXIT_USAGE;
     } else if (cli_flag(a, NULL, "--json")) {
@@ -107,6 +122,8 @@ static int parse_args(int argc, char **argv, equiv_opts *o, cli_input_opts *in, 
       o->effects = true;
     } else if (cli_flag(a, NULL, "--native")) {
       o->native = true;
+    } else if (cli_flag(a, NULL, "--oclgrind")) {
+      o->oclgrind = true;
     } else if (a[0] == '-' && a[1]) {
       return cli_usage_error("equiv", "unknown option '%s'", a);
     } else if (!o->a) {
@@ -118,6 +135,8 @@ static int parse_args(int argc, char **argv, equiv_opts *o, cli_input_opts *in, 
     }
   }
   if (!o->b) return cli_usage_error("equiv", "expects two input files, A and B");
+  if (o->native && o->oclgrind) return cli_usage_error("equiv", "--native and --oclgrind are two oracles: choose one");
+  if (o->oclgrind && !o->seeds_given) o->seeds = 1;
   return 0;
 }
 
@@ -158,8 +177,86 @@ static int run_one(rc_ctx *ctx, const rc_kernel *k, struct rc_native *nat, const
 
 /* Run both kernels on spec s; -1 on bad input, -2 when the original faults (res->why says how).
  * Native runs leave no traces: only memory is compared. */
+/* --oclgrind: both kernels on oclgrind (mems initialised); as run_both. */
+static int run_both_oclgrind(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const rc_run_spec *s,
+                             rc_memory *ma, rc_memory *mb, run_result *res) {
+  rc_oclgrind_result ra, rb;
+  int rc = rc_oclgrind_run(ctx, ka, s, ma, &ra);
+  if (rc == 0 && ra.status == RC_OCLGRIND_RAN) rc = rc_oclgrind_run(ctx, kb, s, mb, &rb);
+  else memset(&rb, 0, sizeof rb);
+  if (rc != 0) {
+    rc = -1;
+  } else if (ra.status == RC_OCLGRIND_UNCHECKABLE || rb.status == RC_OCLGRIND_UNCHECKABLE) {
+    res->unchecked = true;
+    snprintf(res->why, sizeof res->why, "%s", ra.status == RC_OCLGRIND_UNCHECKABLE ? ra.why : rb.why);
+  } else if (ra.status == RC_OCLGRIND_FAILED) {
+    rc = -2;
+    snprintf(res->why, sizeof res->why, "on oclgrind: %s", ra.why);
+  } else if (rb.status == RC_OCLGRIND_FAILED) {
+    res->what = "fault";
+    snprintf(res->why, sizeof res->why, "the second program fails on oclgrind: %s", rb.why);
+  } else if (!rc_memory_equal(ma, mb, res->why, sizeof res->why)) {
+    /* is it the second program, or does the first leave other memory on each run (it reads what
+     * nothing wrote, or races: oclgrind's values there are not reproducible)? */
+    rc_memory mc = {0};
+    rc_oclgrind_result rc2;
+    char again[sizeof res->why];
+    memset(&rc2, 0, sizeof rc2);
+    if (rc_memory_init(ctx, &mc, s, ka) == 0 && rc_oclgrind_run(ctx, ka, s, &mc, &rc2) == 0 &&
+        rc2.status == RC_OCLGRIND_RAN && !rc_memory_equal(ma, &mc, again, sizeof again)) {
+      res->unchecked = true;
+      snprintf(res->why, sizeof res->why, "@%s leaves other memory on oclgrind from one run to the next (it reads "
+               "memory nothing wrote, or races): %.300s", ka->name, again);
+    } else {
+      res->what = "memory";
+    }
+    rc_oclgrind_result_free(&rc2);
+    rc_memory_free(&mc);
+  } else {
+    /* a message of the second program's run that the first's has not */
+    const char *da = ra.diagnostics.data ? ra.diagnostics.data : "";
+    for (const char *l = rb.diagnostics.data; l && *l && !res->what;) {
+      size_t n = strcspn(l, "\n");
+      bool found = false;
+      for (const char *m = da; *m && !found;) {
+        size_t k = strcspn(m, "\n");
+        found = k == n && memcmp(m, l, n) == 0;
+        m += k + (m[k] == '\n');
+      }
+      if (!found) {
+        res->what = "diagnostic";
+        snprintf(res->why, sizeof res->why, "oclgrind reports on the second program what it does not on the first: %.*s",
+                 (int)(n < 500 ? n : 500), l);
+      }
+      l += n + (l[n] == '\n');
+    }
+    if (!res->what) {
+      res->equivalent = true;
+      res->checksum = rc_memory_checksum(ma);
+      res->no_uninitialized = ra.no_uninitialized ? ra.uninitialized_why : rb.no_uninitialized ? rb.uninitialized_why : NULL;
+      /* the first program's messages, as many whole lines as fit, and how many more */
+      size_t at = 0, more = 0;
+      for (const char *l = da; *l;) {
+        size_t m = strcspn(l, "\n");
+        if (!more && at + m + 1 < sizeof res->diagnostics - 48) {
+          memcpy(res->diagnostics + at, l, m + 1);
+          at += m + 1;
+        } else {
+          more++;
+        }
+        l += m + (l[m] == '\n');
+      }
+      if (more) at += (size_t)snprintf(res->diagnostics + at, sizeof res->diagnostics - at, "... and %zu more\n", more);
+      res->diagnostics[at] = 0;
+    }
+  }
+  rc_oclgrind_result_free(&ra);
+  rc_oclgrind_result_free(&rb);
+  return rc;
+}
+
 static int run_both(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const natives *nat,
-                    const rc_run_spec *s, run_result *res) {
+                    const rc_run_spec *s, run_result *res, bool oclgrind) {
   rc_memory ma = {0}, mb = {0};
   rc_traces ta = {0}, tb = {0};
   rc_run_stats sa = {0}, sb = {0};
@@ -168,6 +265,10 @@ static int run_both(rc_ctx *ctx, const rc_kernel *ka, const rc_kernel *kb, const
   res->equivalent = false;
   if (rc_run_spec_check(ctx, s, ka) != 0 || rc_run_spec_check(ctx, s, kb) != 0) goto out;
   if (rc_memory_init(ctx, &ma, s, ka) != 0 || rc_memory_init(ctx, &mb, s, kb) != 0) goto out;
+  if (oclgrind) {
+    rc = run_both_oclgrind(ctx, ka, kb, s, &ma, &mb, res);
+    goto out;
+  }
   if (run_one(ctx, ka, nat->a, s, &ma, &ta, &sa, &fa) != 0) {
     if (fa.happened) {
       rc = -2;
@@ -226,21 +327,37 @@ static int open_natives(rc_ctx *ctx, const equiv_opts *o, const cli_input_opts *
 #endif
 }
 
-static void report_text(FILE *f, const rc_kernel *k, const run_result *r, int n, bool native) {
+/* how: NULL for the interpreter, else the oracle ("native", "oclgrind") */
+static void report_text(FILE *f, const rc_kernel *k, const run_result *r, int n, const char *how_name) {
+  bool native = how_name != NULL;
+  if (n > 0 && r[n - 1].unchecked) {
+    fprintf(f, "@%s: not checkable on oclgrind: %s\n", k->name, r[n - 1].why);
+    return;
+  }
   for (int i = 0; i < n; i++) {
     fprintf(f, "seed %" PRIu64 ", %" PRIu64 " threads: ", r[i].seed, r[i].threads);
     if (r[i].skipped)
       fprintf(f, "skipped: the first program faults at this launch size, which its run specification "
                  "does not give: %s\n", r[i].why);
     else if (r[i].equivalent && native)
-      fprintf(f, "equivalent (native runs, checksum 0x%016" PRIx64 ")\n", r[i].checksum);
+      fprintf(f, "equivalent (%s runs%s%s, checksum 0x%016" PRIx64 ")\n", how_name,
+              r[i].no_uninitialized ? ", uninitialised values not checked: " : "",
+              r[i].no_uninitialized ? r[i].no_uninitialized : "", r[i].checksum);
     else if (r[i].equivalent)
       fprintf(f, "equivalent (%" PRIu64 " and %" PRIu64 " instructions, checksum 0x%016" PRIx64 ")\n",
               r[i].instr_a, r[i].instr_b, r[i].checksum);
     else
       fprintf(f, "NOT equivalent: %s\n", r[i].why);
   }
-  const char *how = native ? " native" : "";
+  char how[32], paren[32];
+  snprintf(how, sizeof how, native ? " %s" : "%s", native ? how_name : "");
+  snprintf(paren, sizeof paren, native ? " (%s runs)" : "%s", native ? how_name : "");
+  for (int i = 0; i < n; i++)
+    for (const char *l = r[i].diagnostics; *l;) { /* what oclgrind found in both programs alike */
+      size_t m = strcspn(l, "\n");
+      fprintf(f, "note: oclgrind reports on the first program (the second raises nothing else): %.*s\n", (int)m, l);
+      l += m + (l[m] == '\n');
+    }
   int skipped = 0;
   for (int i = 0; i < n; i++) skipped += r[i].skipped;
   if (n > 0 && (r[n - 1].equivalent || r[n - 1].skipped)) {
@@ -249,14 +366,23 @@ static void report_text(FILE *f, const rc_kernel *k, const run_result *r, int n,
     fputc('\n', f);
   } else if (n > 0)
     fprintf(f, "@%s: NOT equivalent at seed %" PRIu64 ", %" PRIu64 " threads%s\n", k->name,
-            r[n - 1].seed, r[n - 1].threads, native ? " (native runs)" : "");
+            r[n - 1].seed, r[n - 1].threads, paren);
 }
 
-static void report_json(FILE *f, const rc_kernel *k, const run_result *r, int n, bool native) {
+static void report_json(FILE *f, const rc_kernel *k, const run_result *r, int n, const char *how) {
   bool eq = n > 0 && (r[n - 1].equivalent || r[n - 1].skipped);
+  bool unchecked = n > 0 && r[n - 1].unchecked;
   fputs("{\"kernel\": ", f);
   cli_json_string(f, k->name);
-  fprintf(f, ", \"equivalent\": %s, %s\"runs\": [", eq ? "true" : "false", native ? "\"native\": true, " : "");
+  if (unchecked) {
+    fputs(", \"checkable\": false, \"why\": ", f);
+    cli_json_string(f, r[n - 1].why);
+    fputs("}\n", f);
+    return;
+  }
+  fprintf(f, ", \"equivalent\": %s, ", eq ? "true" : "false");
+  if (how) fprintf(f, "\"%s\": true, ", how);
+  fputs("\"runs\": [", f);
   for (int i = 0; i < n; i++)
     fprintf(f, "%s{\"seed\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"equivalent\": %s, %s"
                "\"instructions_a\": %" PRIu64 ", \"instructions_b\": %" PRIu64 "}",
@@ -301,7 +427,7 @@ int cmd_equiv(int argc, char **argv) {
     /* the launches: --global or a multi-dimensional !run fixes one; otherwise several sizes */
     uint32_t sizes[32];
     int nsizes = 0;
-    bool resize = !w.has_global && base.dims == 1;
+    bool resize = !w.has_global && base.dims == 1 && !(o.oclgrind && !o.nsizes);
     if (!resize) sizes[nsizes++] = (uint32_t)rc_run_spec_threads(&base);
     else if (o.nsizes) memcpy(sizes, o.sizes, (size_t)(nsizes = o.nsizes) * sizeof *sizes);
     else memcpy(sizes, default_sizes, (size_t)(nsizes = 6) * sizeof *sizes);
@@ -320,7 +446,7 @@ int cmd_equiv(int argc, char **argv) {
         run_result *r = &res[nres++];
         r->seed = s.seed_offset;
         r->threads = rc_run_spec_threads(&s);
-        int both = run_both(&ctx, ka, kb, &nat, &s, r);
+        int both = run_both(&ctx, ka, kb, &nat, &s, r, o.oclgrind);
         if (both == -2 && resize && !o.nsizes && r->threads != own_threads) {
           /* a launch size the kernel was not written for (its buffers may be too small): the
            * sizes the kernel's own specification gives are the ones that must work */
@@ -335,6 +461,8 @@ int cmd_equiv(int argc, char **argv) {
           rc = EXIT_BAD_INPUT;
           nres--;
           stop = true;
+        } else if (r->unchecked) {
+          stop = true; /* the same for every launch */
         } else if (!r->equivalent) {
           rc = EXIT_BAD_INPUT;
           stop = true;
@@ -343,6 +471,7 @@ int cmd_equiv(int argc, char **argv) {
       }
     int compared = 0;
     for (int i = 0; i < nres; i++) compared += !res[i].skipped;
+    if (nres > 0 && res[nres - 1].unchecked) compared = nres;
     if (rc == EXIT_OK && nres > 0 && compared == 0) {
       rc_error(&ctx, "the first program faults at every launch size tried, so there is nothing to compare "
                "(choose other sizes with --sizes or --global): %s", res[0].why);
@@ -350,14 +479,15 @@ int cmd_equiv(int argc, char **argv) {
       nres = 0;
     }
     /* the report: of every run, or up to the one that differs; an error has been reported instead */
-    bool differs = nres > 0 && !res[nres - 1].equivalent && !res[nres - 1].skipped;
+    bool differs = nres > 0 && !res[nres - 1].equivalent && !res[nres - 1].skipped && !res[nres - 1].unchecked;
     if (nres > 0 && (rc == EXIT_OK || differs)) {
       const char *inputs[] = {o.a, o.b};
       cli_out out;
       int orc = cli_out_open(&out, o.out, inputs, 2);
       if (orc == 0) {
-        if (o.json) report_json(out.f, ka, res, nres, o.native);
-        else report_text(out.f, ka, res, nres, o.native);
+        const char *how = o.native ? "native" : o.oclgrind ? "oclgrind" : NULL;
+        if (o.json) report_json(out.f, ka, res, nres, how);
+        else report_text(out.f, ka, res, nres, how);
         orc = cli_out_commit(&out);
       }
       if (orc != 0) rc = orc;

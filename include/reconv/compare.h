@@ -174,6 +174,28 @@ double rc_rank_correlation(const double *x, const double *y, int n);
  * the rows that ran on both. */
 double rc_compare_model_clock_correlation(const rc_compare_row *rows, int n);
 
+/* ---- oclgrind, a third oracle (src/compare/oclgrind.c) ------------------------------------------ */
+
+enum { RC_OCLGRIND_RAN, RC_OCLGRIND_UNCHECKABLE, RC_OCLGRIND_FAILED };
+
+typedef struct rc_oclgrind_result {
+  int status;              /* RC_OCLGRIND_*: ran; not checkable there (why: not SPIR, oclgrind's
+                              known limits, oclgrind missing); failed (why) */
+  bool no_uninitialized;   /* ran without --uninitialized ... */
+  const char *uninitialized_why; /* ... because (the kernel has freeze, where it stops; it crashed) */
+  char why[512];
+  rc_strbuf diagnostics;   /* oclgrind's messages (data races, uninitialised values, out-of-bounds
+                              accesses, barrier divergence), the first line of each */
+} rc_oclgrind_result;
+
+/* Is oclgrind-kernel there ($RECONV_OCLGRIND, else on PATH)? */
+bool rc_oclgrind_available(void);
+/* Run kernel k (of a SPIR module) on oclgrind, launched as s, on the buffers of mem (initialised
+ * by rc_memory_init), which then hold what oclgrind left in them. Returns 0 (see r->status), or -1
+ * after reporting an error; r is freed with rc_oclgrind_result_free either way. */
+int rc_oclgrind_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_memory *mem, rc_oclgrind_result *r);
+void rc_oclgrind_result_free(rc_oclgrind_result *r);
+
 #ifdef __cplusplus
 }
 #endif

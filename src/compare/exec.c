@@ -70,13 +70,17 @@ static bool callees_in(const rc_module *into, const rc_kernel *f) {
 }
 
 /* The device functions of `from` copied into `into`, callees before their callers (the copies'
- * calls find their callees by name; OpenCL C has no recursion, so every function gets its turn). */
-static void clone_functions(rc_module *into, const rc_module *from) {
+ * calls find their callees by name; OpenCL C has no recursion, so every function gets its turn).
+ * `run` is left out: when the function itself is what runs (a device function launched as a
+ * kernel, as `reconv run` does), its copy is made under its name by the caller; a function that
+ * calls it is not needed then (without recursion, `run` cannot reach its callers). */
+static void clone_functions(rc_module *into, const rc_module *from, const rc_kernel *run) {
   for (bool progress = true; progress;) {
     progress = false;
     for (uint32_t f = 0; f < from->nkernels; f++) {
       const rc_kernel *fn = from->kernels[f];
-      if (!fn->is_function || rc_module_find_kernel(into, fn->name) || !callees_in(into, fn)) continue;
+      if (!fn->is_function || fn == run || rc_module_find_kernel(into, fn->name) || !callees_in(into, fn))
+        continue;
       progress = rc_kernel_clone(into, fn, fn->name) != NULL;
     }
   }
@@ -98,7 +102,7 @@ rc_kernel *rc_transform_copy(rc_ctx *ctx, rc_kernel *k, const char *before_llvm,
       p = llvm_copy(ctx, &pre, k, NULL);
     } else {
       pre = rc_module_new(ctx, k->mod->filename);
-      clone_functions(pre, k->mod);
+      clone_functions(pre, k->mod, k);
       p = rc_kernel_clone(pre, k, k->name);
     }
     if (p && rc_pipeline_run(ctx, p, before_llvm, NULL, stats) != 0) p = NULL;
@@ -113,8 +117,12 @@ rc_kernel *rc_transform_copy(rc_ctx *ctx, rc_kernel *k, const char *before_llvm,
     if (!c) return NULL;
   } else {
     *own = rc_module_new(ctx, k->mod->filename);
-    clone_functions(*own, k->mod);
+    clone_functions(*own, k->mod, k);
     c = rc_kernel_clone(*own, k, k->name);
+    if (!c) {
+      rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col, "@%s: cannot copy it to run", k->name);
+      return NULL;
+    }
   }
   /* device functions are inlined before the pipeline (as GPU compilers inline them): a callee is
    * reconverged and lowered in its caller, and at wave level runs under the caller's exec mask */

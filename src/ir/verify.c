@@ -164,7 +164,7 @@ static bool check_cast(verifier *v, const rc_block *b, const rc_instr *i) {
   case RC_OP_FPTOUI: ok = shape && rc_type_is_float(f) && rc_type_is_int(t); break;
   case RC_OP_SITOFP:
   case RC_OP_UITOFP: ok = shape && rc_type_is_int(f) && rc_type_is_float(t); break;
-  case RC_OP_PTRTOINT: ok = shape && rc_type_is_ptr(f) && is_int_not_i1(t); break;
+  case RC_OP_PTRTOINT: ok = shape && rc_type_is_ptr(f) && rc_type_is_int(t); break; /* to i1: the low bit */
   case RC_OP_INTTOPTR: ok = shape && is_int_not_i1(f) && rc_type_is_ptr(t); break;
   case RC_OP_ADDRSPACECAST: ok = shape && rc_type_is_ptr(f) && rc_type_is_ptr(t) && f != t; break;
   case RC_OP_BITCAST:

@@ -10,6 +10,7 @@
  *   import_call.c   calls: work-item queries, barriers, math, atomics, amdgcn intrinsics
  *   export.c        reconv module -> LLVM module: signatures, metadata, writing
  *   export_instr.c  reconv instructions -> LLVM instructions
+ *   export_inplace.c  editing the origin module in place; export_profile.c its branch weights
  */
 #ifndef RECONV_LLVM_BRIDGE_H
 #define RECONV_LLVM_BRIDGE_H
@@ -245,6 +246,19 @@ LLVMValueRef ex_value(exporter *ex, const rc_value *v);
 int ex_body(exporter *ex);
 /* Edit function fn of the origin module (a fresh copy) so that it is kernel k (export_inplace.c). */
 int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn);
+/* Branch weights across the in-place export (export_profile.c): those of an original two-way
+ * branch (its !prof branch_weights and the condition they were for), and, once every terminator is
+ * in place, every two-way branch of k (LLVM block blk[b] for rc block b) given its weights: kept
+ * where the condition is the same, swapped where negated, summed up for a flow block from the
+ * branch that weights every edge into it, else none. */
+typedef struct ex_branch_weights {
+  LLVMValueRef cond;
+  uint64_t w[2];
+  bool known;
+} ex_branch_weights;
+ex_branch_weights ex_weights_of(LLVMValueRef br, unsigned md_prof);
+void ex_profile_apply(exporter *ex, const rc_kernel *k, LLVMBasicBlockRef const *blk, const ex_branch_weights *orig,
+                      unsigned md_prof);
 LLVMOpcode ex_llvm_opcode(rc_opcode op);
 LLVMIntPredicate ex_icmp_pred(rc_cmp c);
 LLVMRealPredicate ex_fcmp_pred(rc_cmp c);

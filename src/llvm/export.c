@@ -250,9 +250,22 @@ static void prune(exporter *ex, LLVMValueRef *exported, uint32_t n) {
   }
 }
 
+/* Instructions in all of m's functions: the in-place export finds the LLVM instruction of a
+ * reconv instruction by its position (rc_instr.origin), so a copy must have the origin's. */
+static size_t count_instructions(LLVMModuleRef m) {
+  size_t n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) n++;
+  return n;
+}
+
 /* The module to write: the origin itself when the caller exports it for the last time, else a copy
  * of it (through bitcode, which is faster than LLVMCloneModule on big modules), or a new amdgcn
- * module when there is no origin. */
+ * module when there is no origin. Bitcode is not always a faithful copy: the reader upgrades what
+ * it reads, e.g. an amdgcn module without a datalayout gets one whose allocas are in address
+ * space 0, and an `alloca addrspace(5)` comes back with casts added; the in-place export would
+ * then edit the wrong instructions (a crash in LLVM). Such a module is copied by LLVMCloneModule. */
 static LLVMModuleRef open_module(exporter *ex, const rc_module *m, bool last) {
   if (m->origin) {
     bridge_origin *o = m->origin;
@@ -264,6 +277,10 @@ static LLVMModuleRef open_module(exporter *ex, const rc_module *m, bool last) {
       LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(o->mod);
       if (LLVMParseBitcodeInContext2(o->ctx, buf, &mod)) mod = NULL;
       LLVMDisposeMemoryBuffer(buf);
+      if (mod && count_instructions(mod) != count_instructions(o->mod)) {
+        LLVMDisposeModule(mod);
+        mod = LLVMCloneModule(o->mod);
+      }
     }
     /* as LLVM's tools name a module they read: after the file */
     if (mod && m->filename) LLVMSetModuleIdentifier(mod, m->filename, strlen(m->filename));

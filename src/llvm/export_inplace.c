@@ -8,8 +8,9 @@
  *   one the user's compiler wrote, with its type, flags, attributes, metadata and debug location;
  * - an original instruction whose operand the view changed (a use SSA repair routed through a
  *   new phi) gets that operand set; a phi whose incoming blocks or values changed is rebuilt under
- *   its name; a terminator whose targets changed is retargeted in place when it keeps its kind
- *   (and loses branch weights, which were for the old targets), else replaced;
+ *   its name; a terminator whose targets changed is retargeted in place when it keeps its kind,
+ *   else replaced; branch weights stay with the slots of a branch whose condition stays, and flow
+ *   blocks get theirs from the branch they stand in for (export_profile.c);
  * - what the view dropped (blocks the transforms removed, phis they simplified away) is erased.
  * A function the transforms did not change comes out identical. */
 #include "bridge.h"
@@ -503,15 +504,13 @@ static void terminator(inplace *ip, const rc_block *rb) {
   LLVMBasicBlockRef bb = ip->blk[rb->id];
   LLVMValueRef old = original(ip, t);
   if (old && LLVMGetInstructionParent(old) == bb && same_kind(t, old)) {
-    bool retargeted = false;
+    /* a branch's weights stay with its slots (export_profile.c) */
     for (uint32_t s = 0; s < t->ntargets; s++)
-      if (LLVMGetSuccessor(old, s) != ip->blk[t->targets[s]->id]) {
-        LLVMSetSuccessor(old, s, ip->blk[t->targets[s]->id]);
-        retargeted = true;
-      }
-    if (retargeted) LLVMSetMetadata(old, ip->md_prof, NULL); /* the weights were for the old targets */
-    if (t->nops && !same_operand(ip, t->ops[0], LLVMGetOperand(old, 0)))
+      if (LLVMGetSuccessor(old, s) != ip->blk[t->targets[s]->id]) LLVMSetSuccessor(old, s, ip->blk[t->targets[s]->id]);
+    if (t->nops && !same_operand(ip, t->ops[0], LLVMGetOperand(old, 0))) {
       LLVMSetOperand(old, 0, value_of(ip, t->ops[0], LLVMTypeOf(LLVMGetOperand(old, 0))));
+      if (t->op == RC_OP_SWITCH) LLVMSetMetadata(old, ip->md_prof, NULL); /* for another value */
+    }
     return;
   }
   LLVMValueRef prev = LLVMGetBasicBlockTerminator(bb);
@@ -674,7 +673,12 @@ int ex_inplace(exporter *ex, const rc_kernel *k, LLVMValueRef fn) {
       }
     }
   }
+  ex_branch_weights *weights = rc_xcalloc(k->nblocks + 1, sizeof *weights);
+  for (uint32_t b = 0; b < k->nblocks && rc == 0; b++)
+    weights[b] = ex_weights_of(original(ip, rc_block_term(k->blocks[b])), ip->md_prof);
   for (uint32_t b = 0; b < k->nblocks && rc == 0; b++) terminator(ip, k->blocks[b]);
+  if (rc == 0) ex_profile_apply(ip->ex, k, ip->blk, weights, ip->md_prof);
+  free(weights);
   if (rc == 0) {
     place_all(ip);
     erase_dropped(ip);

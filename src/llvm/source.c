@@ -343,6 +343,38 @@ static int probe_datalayout(rc_ctx *ctx, const char *path, const char *text, siz
                    "status %d (LLVM's message, if any, is above)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+/* Opaque pointers. LLVM 14 reads the type `ptr` (which LLVM 15 and later write, and which most of
+ * LLVM's own tests use now) only in a context in opaque-pointer mode, and its C API has no way to
+ * ask for that mode (LLVMContextSetOpaquePointers came with LLVM 15): it is
+ * LLVMContext::enableOpaquePointers() const, called here by its Itanium C++ name, with the context
+ * as `this`. Weak, so that a libLLVM without it leaves such a file to the parser's own message. The
+ * mode must be set before the context makes any pointer type, so it is set on the fresh context
+ * when the text uses `ptr` as a type; typed pointers (`i32*`) then read as `ptr` too. */
+extern void _ZNK4llvm11LLVMContext20enableOpaquePointersEv(LLVMContextRef c) __attribute__((weak));
+
+static bool ident_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+         ch == '.' || ch == '$' || ch == '-';
+}
+
+/* Does LLVM IR text use the type keyword `ptr` (not a name like %ptr, not in a comment or string)? */
+static bool uses_opaque_pointers(const char *text, size_t len) {
+  bool comment = false, string = false;
+  for (size_t i = 0; i < len; i++) {
+    char ch = text[i];
+    if (ch == '\n') comment = string = false;
+    else if (comment) continue;
+    else if (ch == '"') string = !string;
+    else if (!string && ch == ';') comment = true;
+    else if (!string && ch == 'p' && i + 3 <= len && memcmp(text + i, "ptr", 3) == 0 &&
+             (i == 0 || (!ident_char(text[i - 1]) && text[i - 1] != '%' && text[i - 1] != '@' && text[i - 1] != '!' &&
+                         text[i - 1] != '#')) &&
+             (i + 3 == len || !ident_char(text[i + 3])))
+      return true;
+  }
+  return false;
+}
+
 int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLVMContextRef c,
                 bridge_diags *diags, LLVMModuleRef *out, char **source, size_t *source_len) {
   *out = NULL;
@@ -359,6 +391,8 @@ int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLV
       free(text);
       return -1;
     }
+    if (_ZNK4llvm11LLVMContext20enableOpaquePointersEv && uses_opaque_pointers(text, len))
+      _ZNK4llvm11LLVMContext20enableOpaquePointersEv(c);
     /* the parser reads the text where it is (it ends in a NUL, and stays: it is *source) */
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(text, len, path, 1);
     char *msg = NULL;

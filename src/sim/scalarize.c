@@ -610,6 +610,15 @@ int sim_scalarize(rc_ctx *ctx, rc_kernel *k, const char *name, rc_value **repl) 
         }
     }
   }
+  /* An opaque instruction stays whatever it reads (it faults where a thread reaches it), but the
+   * vector instructions it reads went: it reads undef instead, so that the form verifies, also
+   * where no thread goes (e.g. `call void @use(<2 x i32> %v)`, %v an insertelement). */
+  for (uint32_t b = 0; b < k->nblocks && rc == 0; b++)
+    for (rc_instr *i = k->blocks[b]->first; i; i = i->next)
+      if (i->op == RC_OP_OPAQUE)
+        for (uint32_t o = 0; o < i->nops; o++)
+          if (i->ops[o]->kind == RC_V_INSTR && is_vec(&s, i->ops[o]) && !((rc_instr *)i->ops[o])->parent)
+            rc_instr_set_op(i, o, rc_undef(k, (rc_type)i->ops[o]->type));
   for (uint32_t p = 0; p < phis.len && rc == 0; p++) {
     rc_instr *phi = phis.data[p];
     rc_value **out = s.lanes[phi->v.id];

@@ -312,8 +312,13 @@ static void emit_dispatch(sweep *S, uint32_t i) {
     rc_build_setexec(&bl, m);
   }
   /* a barrier is for the whole wave: a block holding one is skipped when no lane wants it, also
-   * without skip_empty (the lanes are all there or none: barriers stand in uniform control flow) */
-  if (S->o->skip_empty || rc_block_has_barrier(B)) rc_build_brexecz(&bl, next_dispatch(S, i), B);
+   * without skip_empty (the lanes are all there or none: barriers stand in uniform control flow).
+   * So is a block that ends in `unreachable` (clang gives a switch's impossible default one): no
+   * thread reaches it, and the wave, which would fault there, must not run it for no lane. */
+  rc_instr *t = rc_block_term(B);
+  bool ends_unreachable = t && t->op == RC_OP_UNREACHABLE;
+  if (S->o->skip_empty || rc_block_has_barrier(B) || ends_unreachable)
+    rc_build_brexecz(&bl, next_dispatch(S, i), B);
   else rc_build_jmp(&bl, B);
 }
 

@@ -8,9 +8,10 @@
 #
 # In a command: %s is the test file, %S its directory, %t a scratch file path, %T a scratch dir.
 # Each command's output (stdout, then stderr) is followed by "[exit N]" when N is not 0.
-# "REQUIRES: llvm", "REQUIRES: llc", "REQUIRES: dot", "REQUIRES: chromium" or "REQUIRES: pocl" skip
-# the test when reconv lacks the LLVM bridge, or LLVM's llc, graphviz, the chromium browser or pocl
-# (its OpenCL platform, and reconv-ocl-runner built beside reconv) is missing.
+# "REQUIRES: llvm", "REQUIRES: llc", "REQUIRES: dot", "REQUIRES: chromium", "REQUIRES: pocl" or
+# "REQUIRES: oclgrind" skip the test when reconv lacks the LLVM bridge, or LLVM's llc, graphviz,
+# the chromium browser, pocl (its OpenCL platform, and reconv-ocl-runner built beside reconv) or
+# oclgrind (Debian's oclgrind, its oclgrind-kernel) is missing.
 set -u
 mode=$1
 file=$2
@@ -33,6 +34,10 @@ fi
 if grep -q 'REQUIRES:.*pocl' "$file" && ! { ls /etc/OpenCL/vendors/*pocl*.icd >/dev/null 2>&1 &&
    [ -x "$(dirname "$(command -v reconv)")/reconv-ocl-runner" ]; }; then
   echo "skipped: pocl is not installed, or reconv-ocl-runner was not built (make check installs both)"; exit 77
+fi
+
+if grep -q 'REQUIRES:.*oclgrind' "$file" && ! command -v oclgrind-kernel >/dev/null 2>&1; then
+  echo "skipped: oclgrind is not installed (make check installs it: scripts/setup.sh --tests)"; exit 77
 fi
 
 tmpdir=$(mktemp -d)
