@@ -485,9 +485,19 @@ enum { LIN_MAX_ROUNDS = 32 };
  * a round finds nothing to do). *structured says whether k is structured after it. */
 static int linearize_rounds(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region_mode mode, rc_stats *stats,
                             lin_counts *acc, bool *structured) {
+  /* shared joins first (linearize_joins.c): what Def. 1 does not call unstructured gets a join of
+   * its own instead of guards; region=all linearizes everything, as section 3 */
+  if (mode != REGION_ALL) {
+    uint32_t split = 0;
+    if (rc_prepare_cfg(ctx, k, stats) || lin_split_shared_joins(ctx, k, &split)) return -1;
+    acc->joins_split += split;
+    bool edges = false;
+    *structured = structured_now(k, &edges);
+    if (*structured && !edges) return 0;
+  }
   for (uint32_t round = 0;; round++) {
     uint32_t before = acc->regions;
-    if (linearize_kernel(ctx, k, o, mode, round == 0 ? stats : NULL, acc)) return -1;
+    if (linearize_kernel(ctx, k, o, mode, round == 0 && mode == REGION_ALL ? stats : NULL, acc)) return -1;
     *structured = structured_now(k, NULL);
     if (*structured || mode != REGION_FOLD || acc->regions == before || round + 1 >= LIN_MAX_ROUNDS) return 0;
   }
@@ -586,6 +596,7 @@ int rc_pass_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_st
     rc_stats_set(stats, "nested_then", acc.nested_then);
     rc_stats_set(stats, "nested_else", acc.nested_else);
     rc_stats_set(stats, "guards_merged", acc.merged);
+    rc_stats_set(stats, "joins_split", acc.joins_split);
     rc_stats_set(stats, "blocks_after", k->nblocks);
     rc_stats_set(stats, "instructions_after", count_instrs(k));
     rc_stats_set(stats, "whole_kernel", mode == REGION_ALL);
