@@ -257,11 +257,13 @@ static void report_values(rc_ctx *ctx, const rc_kernel *k, const lin_region *r, 
  * O1 found every value that reaches the check to be the block's own and removed it, or when the
  * barrier's block sits inside a structured sub-region kept whole (Algorithm 3) that a uniform
  * guard enters. The linearized kernel is checked with the same analysis: the names of the
- * barrier blocks in divergent control flow before, to compare with after. */
+ * barrier blocks in divergent control flow before, to compare with after. The analysis is
+ * reconv's own (flags 0), not the amdgcn backend's view (RC_UNIF_TARGET), which calls every call
+ * of a built-in such as get_group_id divergent: the question is what the work-group does. */
 static void divergent_barrier_names(const rc_kernel *k, rc_u32vec *ids) {
   rc_analysis a;
   ids->len = 0;
-  if (rc_analysis_build(&a, k, rc_uniformity_target_flags(k))) return;
+  if (rc_analysis_build(&a, k, 0)) return;
   rc_divergent_barriers(k, &a, ids);
   rc_analysis_free(&a);
 }
@@ -340,7 +342,7 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
   region_vec rv = {0};
   bool added_entry = false, added_exit = false;
   for (;;) {
-    if (rc_analysis_build(&a, k, rc_uniformity_target_flags(k))) return -1;
+    if (rc_analysis_build(&a, k, 0)) return -1;
     bool need_entry = false, need_exit = false;
     int rc = lin_find_regions(k, &a, mode, &rv, &need_entry, &need_exit);
     if (rc == 0) break;
