@@ -124,7 +124,7 @@ typedef struct lin_build {
   RC_VEC(rc_value *) gend;
   rc_instr_vec phis;
   RC_VEC(lin_block_vec) emitted;
-  RC_VEC(uint8_t) is_unit; /* by block id: a block of some region */
+  RC_VEC(uint8_t) is_unit; /* by block id: a block of some region, or an entry D that sets g (O3) */
   lin_counts counts;
 } lin_build;
 
