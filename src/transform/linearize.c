@@ -40,10 +40,12 @@
  * from an unstructured region, then the guard block is merged with its predecessor".
  *
  * Preparation (as for reconverge): switches are lowered to two-way branches, dead blocks removed,
- * infinite loops given an exit edge, exits unified. The pass refuses (rc_error, kernel unchanged)
- * a region holding a work-group barrier that not every thread entering it passes exactly once (its
- * guards would put the barrier in divergent control flow), and regions beyond the guard-value
- * analysis's size at opt >= 1. Every run goes on a copy first: the kernel changes only when the
+ * infinite loops given an exit edge, exits unified; shared joins, which Def. 1 does not call
+ * unstructured, get joins of their own (linearize_joins.c) before any region is sought. The pass
+ * refuses (rc_error, kernel unchanged) a region holding a work-group barrier that a thread-dependent
+ * branch already decides (rc_barrier_divergent_branch), an output whose guards would put a barrier
+ * in divergent control flow (checked on the copy), and regions beyond the guard-value analysis's
+ * size at opt >= 1. Every run goes on a copy first: the kernel changes only when the
  * output is structured. The regions (Algorithm 2) are found in linearize_regions.c. Traversals are
  * iterative; the pass keeps no global state. */
 #include "linearize_internal.h"

@@ -1,8 +1,8 @@
 /* linearize, the regions: Algorithm 2 of Anantpur and Govindarajan (CC 2014, section 4) and the
  * single-entry single-exit regions of Def. 4.
  *
- * For every seed (the two ends of an unstructured edge, Def. 1; with REGION_FOLD also a block that
- * maximal folding leaves and its successors) the set grows until it is closed: D and P are the
+ * For every seed (the two ends of an unstructured edge, Def. 1; with REGION_FOLD also the innermost
+ * condition nodes maximal folding leaves, with their successors but their joins) the set grows until it is closed: D and P are the
  * common dominator and post-dominator of the set (Defs. 2 and 3: its CIDOM and CIPDOM, outside the
  * set, Alg. 2 lines 8-9); the set takes every block on a path D -> P that D dominates and P
  * post-dominates (lines 10-14); an edge that enters the set other than from D, or leaves it other
