@@ -73,15 +73,22 @@ enum { LIN_MAX_ANALYSED = 20000 };
  * puts T's side before F's when both are open, as the paper's Fig. 4 lists B1..B6), or with
  * ORDER_INTERLEAVE a breadth-first topological order of its forward edges (Fig. 7b: "block B5 is
  * inserted between blocks B2 and B3"). Fills r->block; returns the number of blocks ordered. */
-static uint32_t order_region(const rc_cfg *g, const found_region *fr, const uint8_t *in_r, order_mode mode,
-                             uint32_t *pos, lin_region *r) {
+static uint32_t order_region(const rc_cfg *g, const rc_cycle_info *ci, const found_region *fr, const uint8_t *in_r,
+                             order_mode mode, uint32_t *pos, lin_region *r) {
   uint32_t n = fr->blocks.len, npost = 0;
   uint32_t *post = rc_xmalloc((n + 1) * sizeof *post);
   rc_u32vec stack = {0}, next = {0};
   uint8_t *seen = rc_xcalloc(g->nblocks, 1);
+  /* each block's successors twice over: first those that leave its innermost cycle, then the
+   * others, each time the last first. A loop's exits are explored before its body, so they finish
+   * first and come after the whole body in reverse post-order: the blocks of a loop are contiguous
+   * in the order, and the interval of its back-edge guard holds no block outside the loop (a
+   * thread that left the loop would otherwise sweep its guards with a value of g of its own, and
+   * the back-edge check, uniform in fact, could not be shown uniform: Rodinia's hotspot for spir64,
+   * whose loop exit leads to a divergent branch) */
   seen[fr->D] = 1;
   rc_vec_push(&stack, fr->D);
-  rc_vec_push(&next, g->succ_start[fr->D + 1] - g->succ_start[fr->D]);
+  rc_vec_push(&next, 2 * (g->succ_start[fr->D + 1] - g->succ_start[fr->D]));
   while (stack.len) {
     uint32_t x = stack.data[stack.len - 1];
     if (next.data[stack.len - 1] == 0) {
@@ -89,11 +96,14 @@ static uint32_t order_region(const rc_cfg *g, const found_region *fr, const uint
       stack.len--, next.len--;
       continue;
     }
-    uint32_t y = g->succs[g->succ_start[x] + --next.data[stack.len - 1]];
-    if (!in_r[y] || seen[y]) continue;
+    uint32_t ns = g->succ_start[x + 1] - g->succ_start[x], idx = --next.data[stack.len - 1];
+    uint32_t y = g->succs[g->succ_start[x] + (idx >= ns ? idx - ns : idx)];
+    uint32_t cy = ci->innermost[x];
+    bool leaves = cy != RC_NONE && !rc_cycle_contains(ci, cy, y);
+    if ((idx >= ns) != leaves || !in_r[y] || seen[y]) continue;
     seen[y] = 1;
     rc_vec_push(&stack, y);
-    rc_vec_push(&next, g->succ_start[y + 1] - g->succ_start[y]);
+    rc_vec_push(&next, 2 * (g->succ_start[y + 1] - g->succ_start[y]));
   }
   for (uint32_t i = 0; i < npost; i++) r->block[i] = post[npost - 1 - i];
   for (uint32_t i = 0; i < npost; i++) pos[r->block[i]] = i;
@@ -380,7 +390,7 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
     r.back_to = rc_xmalloc(n * sizeof *r.back_to);
     r.words = (n + 1 + 63) / 64;
     r.entry = rc_xcalloc(r.words, sizeof *r.entry);
-    if (order_region(&a.cfg, fr, in_r, o->order, pos, &r) != n) {
+    if (order_region(&a.cfg, &a.cycles, fr, in_r, o->order, pos, &r) != n) {
       rc = rc_error(ctx, "linearize: @%s: region of %s not reachable from %s (a bug in reconv)", o->kernel_name,
                     k->blocks[fr->blocks.data[0]]->name, k->blocks[fr->D]->name);
     } else {
