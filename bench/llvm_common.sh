@@ -8,13 +8,18 @@
 #   bench_inputs PROG DIR|FILE...     sets the array bench_files to the .cl and .ll files
 #                                     (directories searched recursively, sorted); exit 2 on a
 #                                     missing input
-#   bench_compile_cl SRC OUT [-ON]    clang compiles SRC for amdgcn-amd-amdhsa as reconv does
-#                                     (docs/llvm.md, "Reading OpenCL C"), LLVM IR text to OUT
+#   bench_compile_cl SRC OUT [-ON [ARG..]]  clang compiles SRC for amdgcn-amd-amdhsa as reconv
+#                                     does (docs/llvm.md, "Reading OpenCL C"), LLVM IR text to
+#                                     OUT; ARG.. (-D, -I) go to clang
 #   bench_llc IN.ll OUT.s CPU [ARG..] llc -mtriple=amdgcn-amd-amdhsa -mcpu=CPU -O2 [ARG..]
 #   bench_asm_instructions FILE.s     one line per instruction of a function's body in llc's
 #                                     assembly: "function opcode operands" (directives, labels
 #                                     and comments aside; the body is from the function's label
 #                                     to its .Lfunc_end)
+#   bench_guess_spec LINE             a run specification (one option a line) for a kernel
+#                                     signature line of `reconv print`: 256 work-items in groups
+#                                     of 64, global buffers of 16384 small random integers, local
+#                                     ones of 1024, integers 16, floats 0.5
 
 bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -53,8 +58,10 @@ bench_inputs() {
 }
 
 bench_compile_cl() {
-  "$clang" -x cl -cl-std=CL1.2 "${3:--O2}" -target amdgcn-amd-amdhsa -nogpulib -emit-llvm -S \
-    -cl-kernel-arg-info -fno-discard-value-names -o "$2" -- "$1"
+  local src=$1 out=$2 olevel=${3:--O2}
+  shift $(($# < 3 ? $# : 3))
+  "$clang" -x cl -cl-std=CL1.2 "$olevel" -target amdgcn-amd-amdhsa -nogpulib -emit-llvm -S \
+    -cl-kernel-arg-info -fno-discard-value-names "$@" -o "$out" -- "$src"
 }
 
 bench_llc() {
@@ -68,4 +75,22 @@ bench_asm_instructions() {
     name != "" && $0 ~ "^" name ":" { inf = 1; next }
     inf && /^\.Lfunc_end/ { inf = 0; name = ""; next }
     inf && /^[ \t]+[a-z][a-z0-9_]*([ \t]|$)/ { sub(/^[ \t]+/, ""); sub(/[ \t]*;.*/, ""); print name, $0 }' "$1"
+}
+
+bench_guess_spec() { # bench_guess_spec LINE
+  local params
+  params=$(sed -E 's/^(wave )?kernel @[^(]*\((.*)\)( !run "[^"]*")? \{$/\2/' <<< "$1")
+  echo "--global 256 --local 64"
+  local IFS=','
+  for p in $params; do
+    p=${p# }
+    local name=${p##*%} type=${p% %*}
+    case "$type" in
+      "ptr addrspace(3)") echo "--arg $name=local:i32[1024]" ;;
+      ptr*) echo "--arg $name=i32[16384]:rand(7,0,15)" ;;
+      f32|f64|f16) echo "--arg $name=0.5" ;;
+      i*) echo "--arg $name=16" ;;
+      *) echo "--arg $name=unsupported" ;;
+    esac
+  done
 }

@@ -119,23 +119,9 @@ targs=()
 targs+=("${defines[@]}")
 
 # A run specification for a kernel signature line of `reconv print` (--guess-spec).
-guess_spec() { # guess_spec LINE
-  local params
-  params=$(sed -E 's/^(wave )?kernel @[^(]*\((.*)\)( !run "[^"]*")? \{$/\2/' <<< "$1")
-  echo "--global 256 --local 64"
-  local IFS=','
-  for p in $params; do
-    p=${p# }
-    local name=${p##*%} type=${p% %*}
-    case "$type" in
-      "ptr addrspace(3)") echo "--arg $name=local:i32[1024]" ;;
-      ptr*) echo "--arg $name=i32[16384]:rand(7,0,15)" ;;
-      f32|f64|f16) echo "--arg $name=0.5" ;;
-      i*) echo "--arg $name=16" ;;
-      *) echo "--arg $name=unsupported" ;;
-    esac
-  done
-}
+# shellcheck source=bench/llvm_common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../bench/llvm_common.sh"
+guess_spec() { bench_guess_spec "$@"; }
 declare -A ok_by runs_by
 for p in "${plist[@]}"; do ok_by[$p]=0; runs_by[$p]=0; done
 nfiles=0 nkernels=0 nospec=0 failures=0 declined=0 races=0 unfit=0 unfit_kernels=0 pos=-1

@@ -211,10 +211,16 @@ int rc_analysis_build(rc_analysis *a, const rc_kernel *k, unsigned unif_flags);
 int rc_analysis_build_from(rc_analysis *a, const rc_kernel *k, unsigned unif_flags, rc_cfg *cfg, rc_domtree *dom);
 void rc_analysis_free(rc_analysis *a);
 
-/* Blocks holding a barrier in divergent control flow: reachable from a divergent branch that they
- * do not post-dominate (src/analysis/convergence.c). Appends their ids to where (may be NULL);
- * returns how many there are. */
+/* Blocks holding a barrier in divergent control flow: a divergent branch is in their iterated
+ * control dependence (it decides whether, or how often, a thread reaches them; a divergent if-then
+ * whose join they post-dominate does not; src/analysis/convergence.c). Appends their ids to where
+ * (may be NULL); returns how many there are. */
 uint32_t rc_divergent_barriers(const rc_kernel *k, const rc_analysis *a, rc_u32vec *where);
+/* The witness for one block b: a divergent branch in b's iterated control dependence (b itself
+ * when b cannot reach an exit), or RC_NONE when b is in uniform control flow. mark holds
+ * a->cfg.nblocks + 1 entries, zeroed by the caller, and *stamp a counter, both kept across calls on
+ * the same analysis. */
+uint32_t rc_barrier_divergent_branch(const rc_analysis *a, uint32_t b, uint32_t *mark, uint32_t *stamp);
 
 #ifdef __cplusplus
 }

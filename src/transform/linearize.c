@@ -40,10 +40,12 @@
  * from an unstructured region, then the guard block is merged with its predecessor".
  *
  * Preparation (as for reconverge): switches are lowered to two-way branches, dead blocks removed,
- * infinite loops given an exit edge, exits unified. The pass refuses (rc_error, kernel unchanged)
- * a region holding a work-group barrier that not every thread entering it passes exactly once (its
- * guards would put the barrier in divergent control flow), and regions beyond the guard-value
- * analysis's size at opt >= 1. Every run goes on a copy first: the kernel changes only when the
+ * infinite loops given an exit edge, exits unified; shared joins, which Def. 1 does not call
+ * unstructured, get joins of their own (linearize_joins.c) before any region is sought. The pass
+ * refuses (rc_error, kernel unchanged) a region holding a work-group barrier that a thread-dependent
+ * branch already decides (rc_barrier_divergent_branch), an output whose guards would put a barrier
+ * in divergent control flow (checked on the copy), and regions beyond the guard-value analysis's
+ * size at opt >= 1. Every run goes on a copy first: the kernel changes only when the
  * output is structured. The regions (Algorithm 2) are found in linearize_regions.c. Traversals are
  * iterative; the pass keeps no global state. */
 #include "linearize_internal.h"
@@ -71,15 +73,22 @@ enum { LIN_MAX_ANALYSED = 20000 };
  * puts T's side before F's when both are open, as the paper's Fig. 4 lists B1..B6), or with
  * ORDER_INTERLEAVE a breadth-first topological order of its forward edges (Fig. 7b: "block B5 is
  * inserted between blocks B2 and B3"). Fills r->block; returns the number of blocks ordered. */
-static uint32_t order_region(const rc_cfg *g, const found_region *fr, const uint8_t *in_r, order_mode mode,
-                             uint32_t *pos, lin_region *r) {
+static uint32_t order_region(const rc_cfg *g, const rc_cycle_info *ci, const found_region *fr, const uint8_t *in_r,
+                             order_mode mode, uint32_t *pos, lin_region *r) {
   uint32_t n = fr->blocks.len, npost = 0;
   uint32_t *post = rc_xmalloc((n + 1) * sizeof *post);
   rc_u32vec stack = {0}, next = {0};
   uint8_t *seen = rc_xcalloc(g->nblocks, 1);
+  /* each block's successors twice over: first those that leave its innermost cycle, then the
+   * others, each time the last first. A loop's exits are explored before its body, so they finish
+   * first and come after the whole body in reverse post-order: the blocks of a loop are contiguous
+   * in the order, and the interval of its back-edge guard holds no block outside the loop (a
+   * thread that left the loop would otherwise sweep its guards with a value of g of its own, and
+   * the back-edge check, uniform in fact, could not be shown uniform: Rodinia's hotspot for spir64,
+   * whose loop exit leads to a divergent branch) */
   seen[fr->D] = 1;
   rc_vec_push(&stack, fr->D);
-  rc_vec_push(&next, g->succ_start[fr->D + 1] - g->succ_start[fr->D]);
+  rc_vec_push(&next, 2 * (g->succ_start[fr->D + 1] - g->succ_start[fr->D]));
   while (stack.len) {
     uint32_t x = stack.data[stack.len - 1];
     if (next.data[stack.len - 1] == 0) {
@@ -87,11 +96,14 @@ static uint32_t order_region(const rc_cfg *g, const found_region *fr, const uint
       stack.len--, next.len--;
       continue;
     }
-    uint32_t y = g->succs[g->succ_start[x] + --next.data[stack.len - 1]];
-    if (!in_r[y] || seen[y]) continue;
+    uint32_t ns = g->succ_start[x + 1] - g->succ_start[x], idx = --next.data[stack.len - 1];
+    uint32_t y = g->succs[g->succ_start[x] + (idx >= ns ? idx - ns : idx)];
+    uint32_t cy = ci->innermost[x];
+    bool leaves = cy != RC_NONE && !rc_cycle_contains(ci, cy, y);
+    if ((idx >= ns) != leaves || !in_r[y] || seen[y]) continue;
     seen[y] = 1;
     rc_vec_push(&stack, y);
-    rc_vec_push(&next, g->succ_start[y + 1] - g->succ_start[y]);
+    rc_vec_push(&next, 2 * (g->succ_start[y + 1] - g->succ_start[y]));
   }
   for (uint32_t i = 0; i < npost; i++) r->block[i] = post[npost - 1 - i];
   for (uint32_t i = 0; i < npost; i++) pos[r->block[i]] = i;
@@ -249,38 +261,63 @@ static void report_values(rc_ctx *ctx, const rc_kernel *k, const lin_region *r, 
   rc_sb_free(&sb);
 }
 
-static bool has_barrier(const rc_block *b) {
-  for (const rc_instr *i = b->first; i; i = i->next)
-    if (i->op == RC_OP_CALL && i->pred == RC_BI_BARRIER) return true;
-  return false;
+/* Barriers (issue 30). A barrier that every thread of a work-group reaches equally often in the
+ * input (no divergent branch in its iterated control dependence: rc_divergent_barriers) must stay
+ * so in the output. The guard chain replaces the region's branches by checks of g; a check is
+ * uniform when the value of g that reaches it is, which holds when the branches that set g on the
+ * way are uniform (a loop of a uniform trip count around the barrier, a uniform `break`), or when
+ * O1 found every value that reaches the check to be the block's own and removed it, or when the
+ * barrier's block sits inside a structured sub-region kept whole (Algorithm 3) that a uniform
+ * guard enters. The linearized kernel is checked with the same analysis: the names of the
+ * barrier blocks in divergent control flow before, to compare with after. The analysis is
+ * reconv's own (flags 0), not the amdgcn backend's view (RC_UNIF_TARGET), which calls every call
+ * of a built-in such as get_group_id divergent: the question is what the work-group does. */
+static void divergent_barrier_names(const rc_kernel *k, rc_u32vec *ids) {
+  rc_analysis a;
+  ids->len = 0;
+  if (rc_analysis_build(&a, k, 0)) return;
+  rc_divergent_barriers(k, &a, ids);
+  rc_analysis_free(&a);
 }
 
-/* A barrier in a region stays in uniform control flow when every thread that enters the region
- * runs it exactly once in the same sweep of the guards: the region has no back-edge guard and the
- * barrier's block post-dominates each block D enters. Every other case is refused, since the guards
- * would put the barrier in divergent control flow (a hang on a GPU). */
-static int check_barriers(rc_ctx *ctx, const rc_kernel *k, const rc_analysis *a, const found_region *fr,
-                          const lin_region *r, const char *kernel_name) {
-  bool cyclic = false;
-  for (uint32_t p = 0; p < r->n; p++) cyclic |= r->back_to[p] != RC_NONE;
-  for (uint32_t j = 0; j < fr->blocks.len; j++) {
-    uint32_t b = fr->blocks.data[j];
-    if (!has_barrier(k->blocks[b])) continue;
-    bool all_pass = !cyclic;
-    for (uint32_t e = a->cfg.succ_start[fr->D]; all_pass && e < a->cfg.succ_start[fr->D + 1]; e++) {
-      uint32_t t = a->cfg.succs[e];
-      bool inside = false;
-      for (uint32_t p = 0; p < r->n && !inside; p++) inside = r->block[p] == t;
-      if (inside) all_pass = rc_dominates(&a->pdom, b, t);
-    }
-    if (!all_pass)
-      return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
-                       "linearize: kernel @%s: block %s holds a barrier inside a region to linearize that not "
-                       "every thread entering it passes once; its guard would put the barrier in divergent "
-                       "control flow, so the kernel is left as it is",
-                       kernel_name, k->blocks[b]->name);
+/* A barrier block of the linearized copy c in divergent control flow that was not so in k (by
+ * name), or NULL. */
+static const char *barrier_made_divergent(const rc_kernel *k, const rc_kernel *c) {
+  rc_u32vec before = {0}, after = {0};
+  divergent_barrier_names(c, &after);
+  const char *made = NULL;
+  if (after.len) divergent_barrier_names(k, &before);
+  for (uint32_t i = 0; i < after.len && !made; i++) {
+    const char *name = c->blocks[after.data[i]]->name;
+    bool was = false;
+    for (uint32_t j = 0; j < before.len && !was; j++) was = !strcmp(k->blocks[before.data[j]]->name, name);
+    if (!was) made = name;
   }
-  return 0;
+  rc_vec_free(&before);
+  rc_vec_free(&after);
+  return made;
+}
+
+/* A barrier inside a region that a thread-dependent branch already decides whether, or how often,
+ * a thread reaches (a divergent loop around it, a divergent if before it that it does not
+ * post-dominate) cannot be put in uniform control flow by any guard: refused, naming the barrier's
+ * block and the branch. */
+static int check_region_barriers(rc_ctx *ctx, const rc_kernel *k, const rc_analysis *a, const found_region *fr,
+                                 const char *kernel_name) {
+  uint32_t *mark = NULL, stamp = 0, w = RC_NONE, b = RC_NONE;
+  for (uint32_t j = 0; j < fr->blocks.len && w == RC_NONE; j++) {
+    b = fr->blocks.data[j];
+    if (!rc_block_has_barrier(k->blocks[b])) continue;
+    if (!mark) mark = rc_xcalloc(a->cfg.nblocks + 1, sizeof *mark);
+    w = rc_barrier_divergent_branch(a, b, mark, &stamp);
+  }
+  free(mark);
+  if (w == RC_NONE) return 0;
+  return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
+                   "linearize: kernel @%s: block %s holds a barrier inside a region to linearize, and the "
+                   "thread-dependent branch at the end of %s decides whether, or how often, a thread reaches it; "
+                   "no guard can put it in uniform control flow, so the kernel is left as it is",
+                   kernel_name, k->blocks[b]->name, k->blocks[w]->name);
 }
 
 /* A region needs a block above the entry or below the exit: give the kernel an empty entry block
@@ -310,7 +347,8 @@ static void add_boundary(rc_kernel *k, bool entry, bool exit) {
   }
 }
 
-static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region_mode mode, rc_stats *stats) {
+static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region_mode mode, rc_stats *stats,
+                            lin_counts *acc) {
   if (rc_prepare_cfg(ctx, k, stats)) return -1;
   rc_analysis a;
   region_vec rv = {0};
@@ -352,7 +390,7 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
     r.back_to = rc_xmalloc(n * sizeof *r.back_to);
     r.words = (n + 1 + 63) / 64;
     r.entry = rc_xcalloc(r.words, sizeof *r.entry);
-    if (order_region(&a.cfg, fr, in_r, o->order, pos, &r) != n) {
+    if (order_region(&a.cfg, &a.cycles, fr, in_r, o->order, pos, &r) != n) {
       rc = rc_error(ctx, "linearize: @%s: region of %s not reachable from %s (a bug in reconv)", o->kernel_name,
                     k->blocks[fr->blocks.data[0]]->name, k->blocks[fr->D]->name);
     } else {
@@ -382,7 +420,7 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
     }
     if (rc == 0) {
       back_edges(&r, o->merge_loops);
-      rc = check_barriers(ctx, k, &a, fr, &r, o->kernel_name);
+      rc = check_region_barriers(ctx, k, &a, fr, o->kernel_name);
     }
     if (rc == 0) {
       /* the analysis keeps a set of n + 1 values per guard: quadratic memory, so very large regions
@@ -419,17 +457,17 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
     if (rc == 0) rc = frc;
   }
   if (rc == 0) rc = rc_ssa_repair_kernel(ctx, k);
-  if (rc == 0 && stats) {
-    rc_stats_set(stats, "regions", b.counts.regions);
-    rc_stats_set(stats, "region_blocks", b.counts.region_blocks);
-    rc_stats_set(stats, "structured_subregions", b.counts.subregions);
-    rc_stats_set(stats, "guard_blocks", b.counts.guards - b.counts.merged);
-    rc_stats_set(stats, "back_edge_guards", b.counts.back_guards);
-    rc_stats_set(stats, "join_blocks", b.counts.joins);
-    rc_stats_set(stats, "checks_removed", b.counts.unguarded);
-    rc_stats_set(stats, "nested_then", b.counts.nested_then);
-    rc_stats_set(stats, "nested_else", b.counts.nested_else);
-    rc_stats_set(stats, "guards_merged", b.counts.merged);
+  if (rc == 0 && acc) {
+    acc->regions += b.counts.regions;
+    acc->region_blocks += b.counts.region_blocks;
+    acc->subregions += b.counts.subregions;
+    acc->guards += b.counts.guards;
+    acc->back_guards += b.counts.back_guards;
+    acc->joins += b.counts.joins;
+    acc->unguarded += b.counts.unguarded;
+    acc->nested_then += b.counts.nested_then;
+    acc->nested_else += b.counts.nested_else;
+    acc->merged += b.counts.merged;
   }
   return rc;
 }
@@ -453,6 +491,32 @@ static bool structured_now(const rc_kernel *k, bool *unstructured_edges) {
   return ok;
 }
 
+/* the rounds of REGION_FOLD: each round linearizes the innermost regions maximal folding leaves,
+ * and the next one runs on its output; a kernel that needs more is linearized whole */
+enum { LIN_MAX_ROUNDS = 32 };
+
+/* One run of the pass on k in mode: one round, or with REGION_FOLD rounds until k is structured (or
+ * a round finds nothing to do). *structured says whether k is structured after it. */
+static int linearize_rounds(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region_mode mode, rc_stats *stats,
+                            lin_counts *acc, bool *structured) {
+  /* shared joins first (linearize_joins.c): what Def. 1 does not call unstructured gets a join of
+   * its own instead of guards; region=all linearizes everything, as section 3 */
+  if (mode != REGION_ALL) {
+    uint32_t split = 0;
+    if (rc_prepare_cfg(ctx, k, stats) || lin_split_shared_joins(ctx, k, &split)) return -1;
+    acc->joins_split += split;
+    bool edges = false;
+    *structured = structured_now(k, &edges);
+    if (*structured && !edges) return 0;
+  }
+  for (uint32_t round = 0;; round++) {
+    uint32_t before = acc->regions;
+    if (linearize_kernel(ctx, k, o, mode, round == 0 && mode == REGION_ALL ? stats : NULL, acc)) return -1;
+    *structured = structured_now(k, NULL);
+    if (*structured || mode != REGION_FOLD || acc->regions == before || round + 1 >= LIN_MAX_ROUNDS) return 0;
+  }
+}
+
 /* Run on a copy of k; true when it succeeded and the copy is structured. */
 static int try_on_copy(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region_mode mode, bool *structured) {
   char name[256];
@@ -463,8 +527,17 @@ static int try_on_copy(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region_mode
   }
   lin_opts quiet = *o;
   quiet.show_values = false;
-  int rc = linearize_kernel(ctx, c, &quiet, mode, NULL);
-  *structured = rc == 0 && structured_now(c, NULL);
+  lin_counts acc;
+  memset(&acc, 0, sizeof acc);
+  int rc = linearize_rounds(ctx, c, &quiet, mode, NULL, &acc, structured);
+  *structured = rc == 0 && *structured;
+  const char *made = rc == 0 ? barrier_made_divergent(k, c) : NULL;
+  if (made)
+    rc = rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
+                   "linearize: kernel @%s: block %s holds a barrier that every thread of a work-group reaches "
+                   "equally often, but a thread-dependent branch of its region decides which sweep of the "
+                   "guards runs it: linearized, it would be in divergent control flow, so the kernel is left "
+                   "as it is", o->kernel_name, made);
   rc_module_remove_kernel(k->mod, c);
   return rc;
 }
@@ -523,8 +596,21 @@ int rc_pass_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_st
   if (!structured)
     return rc_error(ctx, "linearize: @%s: the linearized CFG is not structured (a bug in reconv); the kernel is "
                     "left as it is", k->name);
-  if (linearize_kernel(ctx, k, &o, mode, stats)) return -1;
+  lin_counts acc;
+  memset(&acc, 0, sizeof acc);
+  if (linearize_rounds(ctx, k, &o, mode, stats, &acc, &structured)) return -1;
   if (stats) {
+    rc_stats_set(stats, "regions", acc.regions);
+    rc_stats_set(stats, "region_blocks", acc.region_blocks);
+    rc_stats_set(stats, "structured_subregions", acc.subregions);
+    rc_stats_set(stats, "guard_blocks", acc.guards - acc.merged);
+    rc_stats_set(stats, "back_edge_guards", acc.back_guards);
+    rc_stats_set(stats, "join_blocks", acc.joins);
+    rc_stats_set(stats, "checks_removed", acc.unguarded);
+    rc_stats_set(stats, "nested_then", acc.nested_then);
+    rc_stats_set(stats, "nested_else", acc.nested_else);
+    rc_stats_set(stats, "guards_merged", acc.merged);
+    rc_stats_set(stats, "joins_split", acc.joins_split);
     rc_stats_set(stats, "blocks_after", k->nblocks);
     rc_stats_set(stats, "instructions_after", count_instrs(k));
     rc_stats_set(stats, "whole_kernel", mode == REGION_ALL);

@@ -223,6 +223,11 @@ void lin_emit_region(lin_build *b, const lin_region *r, rc_block *D, rc_block *P
       }
   }
   if (ninto == 2) {
+    /* D jumps to the first guard: O3 may merge that guard into D as into a block of the region
+     * (the guard's only predecessor; the paper's "block from an unstructured region" is the block
+     * that sets g, and D sets it here), one block and one jump less per region */
+    while (b->is_unit.len <= D->id) rc_vec_push(&b->is_unit, 0);
+    b->is_unit.data[D->id] = 1;
     set_guard_assign(b, D, into, 2);
     push_dangling(&em.chain, rc_block_term(D), 0);
   } else {
@@ -251,8 +256,8 @@ void lin_emit_region(lin_build *b, const lin_region *r, rc_block *D, rc_block *P
 
 /* ---- the end: phis of g, O3, layout ---------------------------------------------------------------- */
 
-/* O3: a guard block whose only predecessor is a block of a region (which jumps to it) is merged into
- * that block: the block ends with the guard's check. */
+/* O3: a guard block whose only predecessor is a block of a region or a region's entry D that sets g
+ * (which jumps to it) is merged into that block: the block ends with the guard's check. */
 static uint32_t merge_guards(lin_build *b, bool *dead) {
   uint32_t merged = 0;
   for (uint32_t e = 0; e < b->emitted.len; e++)

@@ -100,11 +100,18 @@ int lin_find_regions(const rc_kernel *k, const rc_analysis *a, region_mode mode,
 void lin_structured_subregions(const rc_analysis *a, const uint32_t *order, uint32_t n, const uint8_t *in_r,
                                uint32_t *owner, uint32_t *exit_of);
 
+/* ---- shared joins (linearize_joins.c) ------------------------------------------------------------ */
+
+/* A join of its own (a new RC_BLOCK_VIRTUAL block) for every branch whose region is closed but whose
+ * join is shared with an enclosing branch, a shape Def. 1 does not call unstructured; rounds until
+ * none is left, SSA repaired. *count receives the joins split. Returns 0, or -1 after an error. */
+int lin_split_shared_joins(rc_ctx *ctx, rc_kernel *k, uint32_t *count);
+
 /* ---- building the output (linearize_emit.c) ------------------------------------------------------ */
 
 typedef struct lin_counts {
   uint32_t regions, region_blocks, subregions, guards, back_guards, joins, unguarded, nested_then,
-      nested_else, merged;
+      nested_else, merged, joins_split;
 } lin_counts;
 
 typedef RC_VEC(rc_block *) lin_block_vec;
@@ -117,7 +124,7 @@ typedef struct lin_build {
   RC_VEC(rc_value *) gend;
   rc_instr_vec phis;
   RC_VEC(lin_block_vec) emitted;
-  RC_VEC(uint8_t) is_unit; /* by block id: a block of some region */
+  RC_VEC(uint8_t) is_unit; /* by block id: a block of some region, or an entry D that sets g (O3) */
   lin_counts counts;
 } lin_build;
 

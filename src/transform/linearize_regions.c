@@ -1,8 +1,8 @@
 /* linearize, the regions: Algorithm 2 of Anantpur and Govindarajan (CC 2014, section 4) and the
  * single-entry single-exit regions of Def. 4.
  *
- * For every seed (the two ends of an unstructured edge, Def. 1; with REGION_FOLD also a block that
- * maximal folding leaves and its successors) the set grows until it is closed: D and P are the
+ * For every seed (the two ends of an unstructured edge, Def. 1; with REGION_FOLD also the innermost
+ * condition nodes maximal folding leaves, with their successors but their joins) the set grows until it is closed: D and P are the
  * common dominator and post-dominator of the set (Defs. 2 and 3: its CIDOM and CIPDOM, outside the
  * set, Alg. 2 lines 8-9); the set takes every block on a path D -> P that D dominates and P
  * post-dominates (lines 10-14); an edge that enters the set other than from D, or leaves it other
@@ -120,6 +120,57 @@ static int grow_region(finder *f, rc_u32vec *set, region_vec *rv, found_region *
   }
 }
 
+/* The seeds maximal folding gives (REGION_FOLD): a condition node c that folding leaves, and not a
+ * cycle header (a loop is left unfolded when its body does not fold; the body's own leftovers seed
+ * the region then), seeds the edges to its successors other than its immediate post-dominator
+ * (its join: a seed there would grow the region past the join, to the join's post-dominator). Only
+ * the innermost leftovers seed: c such that no other leftover lies between c and its join (the
+ * blocks c dominates and reaches without passing the join). The unfolded node that encloses an
+ * inner one is usually left only because the inner one is (hotspot's short-circuit load guard
+ * leaves every branch around it unfolded); the pass runs again on its own output, whose inner
+ * regions are then structured, until the kernel folds (rc_pass_linearize), which keeps the
+ * regions as small as Def. 4 allows instead of one region around everything left. */
+static void fold_seeds(const rc_cfg *g, const rc_analysis *a, rc_u32vec *edges) {
+  rc_u32vec left = {0}, work = {0};
+  rc_is_structured(g, &a->dom, &a->pdom, &left);
+  uint32_t n = g->nblocks;
+  uint8_t *is_left = rc_xcalloc(n + 1, 1);
+  uint32_t *seen = rc_xcalloc(n + 1, sizeof *seen);
+  for (uint32_t i = 0; i < left.len; i++) is_left[left.data[i]] = 1;
+  for (uint32_t cy = 0; cy < a->cycles.ncycles; cy++) {
+    uint32_t h = a->cycles.cycles[cy].header;
+    if (h < n) is_left[h] = 0;
+  }
+  for (uint32_t i = 0; i < left.len; i++) {
+    uint32_t c = left.data[i], join = a->pdom.idom[c];
+    if (!is_left[c]) continue;
+    bool inner = true;
+    work.len = 0;
+    rc_vec_push(&work, c);
+    seen[c] = i + 1;
+    while (work.len && inner) {
+      uint32_t x = work.data[--work.len];
+      for (uint32_t e = g->succ_start[x]; e < g->succ_start[x + 1] && inner; e++) {
+        uint32_t y = g->succs[e];
+        if (y == join || seen[y] == i + 1 || !rc_dominates(&a->dom, c, y)) continue;
+        seen[y] = i + 1;
+        inner = !is_left[y] || y == c;
+        rc_vec_push(&work, y);
+      }
+    }
+    if (!inner) continue;
+    for (uint32_t e = g->succ_start[c]; e < g->succ_start[c + 1]; e++)
+      if (g->succs[e] != join) {
+        rc_vec_push(edges, c);
+        rc_vec_push(edges, g->succs[e]);
+      }
+  }
+  free(is_left);
+  free(seen);
+  rc_vec_free(&left);
+  rc_vec_free(&work);
+}
+
 /* The regions of k (see region_mode). */
 int lin_find_regions(const rc_kernel *k, const rc_analysis *a, region_mode mode, region_vec *rv,
                         bool *need_entry, bool *need_exit) {
@@ -152,26 +203,9 @@ int lin_find_regions(const rc_kernel *k, const rc_analysis *a, region_mode mode,
   f.as_D = rc_xmalloc((n + 1) * sizeof *f.as_D);
   f.as_P = rc_xmalloc((n + 1) * sizeof *f.as_P);
   for (uint32_t b = 0; b <= n; b++) f.region_of[b] = f.as_D[b] = f.as_P[b] = RC_NONE;
-  /* seeds: the two ends of each unstructured edge; with REGION_FOLD also each condition node that
-   * maximal folding leaves, with its successors, unless it heads a cycle (a loop is left unfolded
-   * when its body does not fold; the body's own leftovers seed the region then) */
-  uint32_t nedges = edges.len / 2;
-  if (mode == REGION_FOLD) {
-    rc_u32vec left = {0};
-    rc_is_structured(g, &a->dom, &a->pdom, &left);
-    for (uint32_t i = 0; i < left.len; i++) {
-      uint32_t c = left.data[i];
-      bool header = false;
-      for (uint32_t cy = 0; cy < a->cycles.ncycles && !header; cy++) header = a->cycles.cycles[cy].header == c;
-      if (header) continue;
-      for (uint32_t e = g->succ_start[c]; e < g->succ_start[c + 1]; e++) {
-        rc_vec_push(&edges, c);
-        rc_vec_push(&edges, g->succs[e]);
-      }
-    }
-    rc_vec_free(&left);
-  }
-  (void)nedges;
+  /* seeds: the two ends of each unstructured edge; with REGION_FOLD also the innermost condition
+   * nodes that maximal folding leaves (see fold_seeds) */
+  if (mode == REGION_FOLD) fold_seeds(g, a, &edges);
   int rc = 0;
   for (uint32_t e = 0; e + 1 < edges.len && rc == 0; e += 2) {
     uint32_t u = edges.data[e], v = edges.data[e + 1];

@@ -5,9 +5,16 @@
  *   - the output is structured (rc_is_structured, maximal folding) and reducible;
  *   - the output runs at thread level with the same trace per thread (guard blocks skipped) and the
  *     same final memory as the original (DESIGN.md, trace equivalence);
- *   - the output runs on the IPDOM-stack model with the same traces and memory too. */
+ *   - the output runs on the IPDOM-stack model with the same traces and memory too.
+ * And with work-group barriers (issue 30): random kernels get a barrier in every block where one is
+ * in uniform control flow (barrier_placement.h: loops of a uniform trip count, uniform breaks, the
+ * joins of divergent branches); linearize either refuses with its barrier error or gives a kernel
+ * with no barrier in divergent control flow (rc_divergent_barriers) that is trace-equivalent on the
+ * interpreter (which faults on a thread waiting at a barrier its work-group has left) and on the
+ * IPDOM-stack model. */
 #include "test.h"
 
+#include "barrier_placement.h"
 #include "reconv/analysis.h"
 #include "reconv/gen.h"
 #include "reconv/sim.h"
@@ -133,4 +140,94 @@ TEST(linearize_is_structured_and_trace_equivalent_on_random_kernels) {
          "failures; instructions executed at opt=0..3: %llu %llu %llu %llu\n",
          iters, irreducible, compared, transformed, failures, (unsigned long long)executed[0],
          (unsigned long long)executed[1], (unsigned long long)executed[2], (unsigned long long)executed[3]);
+}
+
+/* The share of a run's kernels with barriers that linearize may refuse: a refusal needs a barrier
+ * that a thread-dependent branch of its region decides (placement puts them only where none
+ * does, so a refusal means the guards of the output would) */
+TEST(linearize_keeps_barriers_in_uniform_control_flow) {
+  unsigned iters = test_scaled(500), with_barriers = 0, runs = 0, refused = 0, in_loops = 0, failures = 0;
+  for (unsigned it = 0; it < iters && failures < 5; it++) {
+    test_diags d;
+    test_diags_init(&d);
+    rc_module *m = rc_module_new(&d.ctx, "random");
+    rc_gen_opts o;
+    rc_gen_opts_init(&o);
+    o.seed = 70000 + it;
+    o.blocks = 4 + it % 28;
+    o.exits = 1 + (it % 6 == 2);
+    o.loops = 1 + o.blocks / 8;
+    o.irreducible = it % 5 == 1 && o.blocks >= 8;
+    o.divergent = 0.1 + (it % 4) / 10.0;
+    o.threads = 64;
+    rc_kernel *k = rc_gen_kernel(m, &o, NULL);
+    CHECK(k != NULL);
+    if (!k || place_barriers(k) == 0) {
+      rc_module_free(m);
+      continue;
+    }
+    with_barriers++;
+    rc_run_spec s;
+    rc_run_spec_init(&s);
+    CHECK(rc_run_spec_parse_kernel(&d.ctx, &s, k) == 0);
+    outcome ref;
+    run_on(&d.ctx, MACHINE_THREADS, k, &s, &ref);
+    CHECK_EQ_INT(ref.rc, 0);
+    for (int opt = 0; opt <= 3 && failures < 5; opt++) {
+      char pipeline[48], name[32];
+      snprintf(pipeline, sizeof pipeline, "linearize[opt=%d]", opt);
+      snprintf(name, sizeof name, "lin%d", opt);
+      rc_kernel *t = rc_kernel_clone(m, k, name);
+      rc_stats stats;
+      rc_stats_init(&stats);
+      size_t before = strlen(d.text);
+      int rc = rc_pipeline_run(&d.ctx, t, pipeline, NULL, &stats);
+      const rc_stat *back = rc_stats_get(&stats, "back_edge_guards");
+      in_loops += rc == 0 && back && back->ival > 0;
+      rc_stats_free(&stats);
+      char why[700] = "";
+      bool ok = true;
+      if (rc != 0) {
+        refused++;
+        ok = strstr(d.text + before, "holds a barrier") != NULL;
+        if (!ok) snprintf(why, sizeof why, "the pass failed, not for a barrier");
+      } else {
+        runs++;
+        rc_analysis a;
+        CHECK(rc_analysis_build(&a, t, 0) == 0);
+        uint32_t bad = rc_divergent_barriers(t, &a, NULL);
+        ok = bad == 0 && rc_is_structured(&a.cfg, &a.dom, &a.pdom, NULL);
+        rc_analysis_free(&a);
+        if (!ok) snprintf(why, sizeof why, "%u barrier blocks in divergent control flow, or not structured", bad);
+        outcome th, ip;
+        memset(&th, 0, sizeof th);
+        memset(&ip, 0, sizeof ip);
+        if (ok) {
+          run_on(&d.ctx, MACHINE_THREADS, t, &s, &th);
+          ok = same_outcome(k, &ref, t, &th, why, sizeof why);
+        }
+        if (ok) {
+          run_on(&d.ctx, MACHINE_IPDOM, t, &s, &ip);
+          ok = same_outcome(k, &ref, t, &ip, why, sizeof why);
+        }
+        outcome_free(&th);
+        outcome_free(&ip);
+      }
+      if (!ok) {
+        failures++;
+        fprintf(stderr, "kernel %u (gen seed %u), %s: %s\n%s", it, 70000 + it, pipeline, why, d.text);
+        show(k);
+        show(t);
+        CHECK(!"linearize: a barrier out of uniform control flow, or not equivalent");
+      }
+    }
+    outcome_free(&ref);
+    rc_run_spec_free(&s);
+    rc_module_free(m);
+  }
+  printf("%u random kernels with barriers in uniform control flow: %u linearized runs checked (%u with a "
+         "back-edge guard), %u refused, %u failures\n", with_barriers, runs, in_loops, refused, failures);
+  CHECK(with_barriers > iters / 4);
+  CHECK(in_loops > 0);
+  CHECK(refused * 4 < runs); /* a refusal is the exception */
 }

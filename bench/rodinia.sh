@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Anantpur and Govindarajan's Table 1 (CC 2014, section 6) on Rodinia 3.1's OpenCL kernels (issue 30).
+# Every .cl of a Rodinia checkout fetched outside the repository is compiled by clang for amdgcn at
+# -O2 (bench_compile_cl, with the -D and -I the suite's host programs pass), and
+# `reconv opt -p linearize` runs on it. Per function: blocks and instructions (reconv IR) before and
+# after and the increase, machine instructions and registers (VGPRs) of llc for gfx900 before and
+# after (kernels only), and the check: LLVM's verifier on the output, and `reconv equiv` (trace
+# equivalence and memory on the interpreter, which also faults on a barrier in divergent control
+# flow) under a guessed run specification (bench_guess_spec; "no-spec" where the original faults
+# under the guess). The paper's figures stand beside hotspot and particlefilter; the totals over
+# the functions linearize changes are printed against the paper's bounds (instructions at most
+# 1.10x, blocks at most 1.27x; no function of 50 or more instructions above 1.3x).
+#
+#   bench/rodinia.sh [--build DIR] [--opt N] [--keep DIR] [--no-llc] RODINIA_DIR
+#
+# RODINIA_DIR is the checkout (or its opencl/ folder). Figures only; the exit status is 1 when a
+# module is refused or an output fails a check, 2 on wrong usage.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$here/build opt=3 keep="" suite="" use_llc=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --opt) opt=$2; shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
+    --no-llc) use_llc=0; shift ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "rodinia.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) suite=$1; shift ;;
+  esac
+done
+[ -n "$suite" ] || { echo "rodinia.sh: give the path of a Rodinia 3.1 checkout (see --help)" >&2; exit 2; }
+[ -d "$suite/opencl" ] && suite=$suite/opencl
+[ -d "$suite" ] || { echo "rodinia.sh: no such directory: $suite" >&2; exit 2; }
+reconv=$build/bin/reconv
+[ -x "$reconv" ] || { echo "rodinia.sh: $reconv is not built (make build)" >&2; exit 2; }
+# shellcheck source=bench/llvm_common.sh
+. "$here/bench/llvm_common.sh"
+bench_find_tools rodinia.sh need-llc
+optbin=$(dirname "$(command -v "$llc")")/opt
+work=${keep:-$(mktemp -d /tmp/reconv-rodinia.XXXXXX)}
+mkdir -p "$work"
+[ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
+
+mapfile -t files < <(cd "$suite" && find . -name '*.cl' | sed 's|^\./||' | LC_ALL=C sort)
+[ ${#files[@]} -gt 0 ] || { echo "rodinia.sh: no .cl file under $suite" >&2; exit 2; }
+
+# the block and work-group sizes Rodinia's host programs pass with -D (pathfinder declares its own
+# BLOCK_SIZE; b+tree's DEFAULT_ORDER comes from its common.h); heartwall and srad include ./main.h
+# from the module's parent folder
+defines=(-D RD_WG_SIZE=64 -D RD_WG_SIZE_0=64 -D RD_WG_SIZE_0_0=64 -D BSIZE=16 -D TILE=16
+         -D DEFAULT_ORDER=256 -D DEFAULT_ORDER_2=256)
+
+# machine code of llc for gfx900: "function instructions vgprs" per function of FILE.s
+machine_counts() {
+  bench_asm_instructions "$1" | awk '{ n[$1]++ } END { for (f in n) print f, n[f] }' | LC_ALL=C sort > "$1.ins"
+  awk '/^[A-Za-z_$][A-Za-z0-9_.$]*:/ { f = $1; sub(/:$/, "", f) }
+       /; NumVgprs: / { print f, $3 }' "$1" | LC_ALL=C sort > "$1.regs"
+  LC_ALL=C join -a 1 "$1.ins" "$1.regs"
+}
+lookup() { awk -v f="$2" -v c="$3" '$1 == f { print $c; found = 1 } END { if (!found) print "-" }' "$1"; }
+
+status=0 nmod=0 nref=0 nbad=0
+stats=$work/all.tsv
+: > "$stats"
+refusals=""
+for rel in "${files[@]}"; do
+  nmod=$((nmod + 1))
+  name=$(printf '%s' "${rel%.cl}" | tr '/+' '__')
+  dir=$suite/$(dirname "$rel")
+  extra=(-D BLOCK_SIZE=16)
+  case "$rel" in pathfinder/*) extra=() ;; esac
+  if ! bench_compile_cl "$suite/$rel" "$work/$name.ll" -O2 "${defines[@]}" "${extra[@]}" -I "$dir" -I "$dir/.." \
+      2> "$work/$name.clang.log"; then
+    refusals+="$rel: clang could not compile it"$'\n'; status=1; continue
+  fi
+  if ! "$reconv" opt -p "linearize[opt=$opt]" "$work/$name.ll" -o "$work/$name.lin.ll" --stats --json \
+      > "$work/$name.json" 2> "$work/$name.err"; then
+    nref=$((nref + 1)); status=1
+    refusals+="$rel: REFUSED: $(grep -m1 'error:' "$work/$name.err" | sed 's/^.*error: //')"$'\n'
+    continue
+  fi
+  verified=ok
+  "$optbin" -passes=verify -disable-output "$work/$name.lin.ll" 2> "$work/$name.verify.log" || verified=verifier-FAIL
+  printf '%s\n' "- -" > "$work/$name.m0"; cp "$work/$name.m0" "$work/$name.m1"
+  if [ $use_llc -eq 1 ]; then
+    bench_llc "$work/$name.ll" "$work/$name.s" gfx900 2> /dev/null && machine_counts "$work/$name.s" > "$work/$name.m0"
+    bench_llc "$work/$name.lin.ll" "$work/$name.lin.s" gfx900 2> /dev/null && machine_counts "$work/$name.lin.s" > "$work/$name.m1"
+  fi
+  "$reconv" print "$work/$name.ll" 2> /dev/null | grep -E '^(wave )?kernel @' > "$work/$name.sigs"
+  while IFS= read -r line; do
+    k=$(printf '%s' "$line" | sed 's/^{"kernel": "\([^"]*\)".*/\1/')
+    num() { printf '%s' "$line" | sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p"; }
+    check=$verified
+    case "$line" in *'"already_structured": 1'*) check=unchanged ;; esac
+    sig=$(grep -m1 "^\(wave \)\{0,1\}kernel @$k(" "$work/$name.sigs")
+    if [ "$check" = ok ] && [ -z "$sig" ]; then check=function
+    elif [ "$check" = ok ]; then
+      read -r -a spec <<< "$(bench_guess_spec "$sig" | tr '\n' ' ')"
+      if ! "$reconv" run --kernel "$k" "$work/$name.ll" "${spec[@]}" > /dev/null 2>&1; then check=no-spec
+      elif "$reconv" equiv --kernel "$k" "$work/$name.ll" "$work/$name.lin.ll" "${spec[@]}" \
+             > "$work/$name.$k.equiv.log" 2>&1; then check=equivalent
+      elif grep -q 'the first program faults' "$work/$name.$k.equiv.log"; then check=no-spec
+      else check=NOT-equivalent; fi
+    fi
+    case "$check" in verifier-FAIL|NOT-equivalent) nbad=$((nbad + 1)); status=1 ;; esac
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rel" "$k" "$(num blocks_before)" "$(num blocks_after)" \
+      "$(num instructions_before)" "$(num instructions_after)" \
+      "$(lookup "$work/$name.m0" "$k" 2)" "$(lookup "$work/$name.m1" "$k" 2)" \
+      "$(lookup "$work/$name.m0" "$k" 3)" "$(lookup "$work/$name.m1" "$k" 3)" "$check" "$(num regions)" \
+      "$(num joins_split)" >> "$stats"
+  done < "$work/$name.json"
+done
+# the table (changed functions first), the paper's Table 1 figures beside the kernels it measured
+# (PTX instructions and blocks after its optimisations), the totals over the changed functions
+awk -F'\t' -v nmod="$nmod" -v nref="$nref" -v nbad="$nbad" '
+function ratio(a, b) { return (a == "-" || b == "-" || a == 0) ? "-" : sprintf("%.2f", b / a) }
+BEGIN {
+  printf "%-40s %-24s %5s %5s %5s %6s %6s %5s %6s %6s %5s %4s %4s  %s\n", "module", "function", "blk", "blk'\''",
+         "x", "ins", "ins'\''", "x", "mins", "mins'\''", "x", "vgpr", "vgpr'\''", "regions/joins split, check"
+}
+{
+  changed = $11 != "unchanged"
+  paper = ""
+  if ($1 ~ /^hotspot\// && $2 == "hotspot") paper = "  [paper: ins 1.04x, blk 1.27x]"
+  if ($1 ~ /^particlefilter\// && $2 ~ /kernel$/) paper = "  [paper, particlefilter: ins 1.10x, blk 1.20x]"
+  line = sprintf("%-40s %-24s %5d %5d %5s %6d %6d %5s %6s %6s %5s %4s %4s  %s%s", $1, $2, $3, $4, ratio($3, $4),
+                 $5, $6, ratio($5, $6), $7, $8, ratio($7, $8), $9, $10, changed ? ($12 + 0) "/" ($13 + 0) " " $11 : $11, paper)
+  if (changed) {
+    print line
+    tb0 += $3; tb1 += $4; ti0 += $5; ti1 += $6; nchanged++
+    if ($7 != "-" && $8 != "-") { tm0 += $7; tm1 += $8 }
+    if ($5 >= 50 && $6 > 1.3 * $5) worst = worst sprintf("  %s @%s: %.2fx\n", $1, $2, $6 / $5)
+  } else { same = same line "\n"; nsame++ }
+}
+END {
+  if (nsame) printf "-- left as they were (already structured):\n%s", same
+  printf "\n%d modules: %d refused by linearize, %d functions failed a check; %d functions changed, %d left as they were\n",
+         nmod, nref, nbad, nchanged, nsame
+  if (nchanged) {
+    printf "changed functions in total: blocks %d -> %d (%.3fx; the paper: at most 1.27x)\n", tb0, tb1, tb1 / tb0
+    printf "                            instructions %d -> %d (%.3fx; the paper: at most 1.10x)\n", ti0, ti1, ti1 / ti0
+    if (tm0) printf "                            machine instructions (gfx900, kernels) %d -> %d (%.3fx)\n", tm0, tm1, tm1 / tm0
+  }
+  printf "functions of 50 or more instructions above 1.3x:%s\n", worst == "" ? " none" : "\n" worst
+}' "$stats"
+[ -z "$refusals" ] || printf '\nrefused:\n%s' "$refusals"
+echo "work files: $work${keep:+ (kept)}"
+exit $status
