@@ -10,7 +10,8 @@
 # too (CMake -DRECONV_FUZZ=ON -DRECONV_SANITIZE=ON). Without such a compiler --check says so and
 # passes (setup.sh --tests installs libclang-rt-14-dev, clang 14's libFuzzer); the plain run fails.
 #
-# Seeds: the .rir files under examples/ and tests/golden/ (fuzz_llvm: the .ll files), and
+# Seeds: the .rir files under examples/ and tests/golden/ (fuzz_llvm: the .ll files, and the .rir
+# ones exported to LLVM IR by $RECONV, default build/bin/reconv, when it is there), and
 # tests/fuzz/seeds/NAME/ when there is one. A long run keeps its corpus in $FUZZ_CORPUS/NAME
 # (default BUILD_DIR/corpus, outside the repository's files) and writes what it finds to
 # BUILD_DIR/crashes/; the check keeps nothing. Either exits 1 when a harness finds a problem (its
@@ -24,6 +25,7 @@ if [ "${1:-}" = "--check" ]; then
 fi
 build=${1:-build-fuzz}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+reconv=${RECONV:-build/bin/reconv} # a reconv CLI with the LLVM bridge, for fuzz_llvm's seeds
 
 # ---- a compiler with libFuzzer ----
 probe=$(mktemp -d)
@@ -77,6 +79,12 @@ for f in "${fuzzers[@]}"; do
   pattern='*.rir'
   [ "$name" = fuzz_llvm ] && pattern='*.ll'
   find examples tests/golden -name "$pattern" -type f -exec cp {} "$seeds/" \; 2>/dev/null
+  if [ "$name" = fuzz_llvm ] && [ -x "$reconv" ]; then # and the .rir kernels as export writes them
+    while IFS= read -r rir; do
+      ll="$seeds/$(tr / _ <<<"${rir%.rir}").ll"
+      "$reconv" print "$rir" -o "$ll" >/dev/null 2>&1 || rm -f "$ll"
+    done < <(find examples tests/golden -name '*.rir' -type f | sort)
+  fi
   [ -d "tests/fuzz/seeds/$short" ] && cp "tests/fuzz/seeds/$short"/* "$seeds/" 2>/dev/null
   nseeds=$(find "$seeds" -type f | wc -l)
   dict=() # tests/fuzz/NAME.dict for fuzz_NAME, when there is one
