@@ -5,10 +5,11 @@
 #   scripts/fuzz.sh --check [BUILD_DIR]   every harness on its seeds, then FUZZ_CHECK_TIME seconds
 #                                         (default 3) from a fixed seed: make check
 #
-# The harnesses are built in BUILD_DIR (default build-fuzz) with the first of $FUZZ_CC, clang,
-# clang-14, clang-15 that links -fsanitize=fuzzer,address,undefined; the library is instrumented
-# too (CMake -DRECONV_FUZZ=ON -DRECONV_SANITIZE=ON). Without such a compiler --check says so and
-# passes (setup.sh --tests installs libclang-rt-14-dev, clang 14's libFuzzer); the plain run fails.
+# FUZZ_ONLY="parse llvm" runs only those harnesses. The harnesses are built in BUILD_DIR (default
+# build-fuzz) with the first of $FUZZ_CC, clang, clang-14, clang-15 that links
+# -fsanitize=fuzzer,address,undefined; the library is instrumented too (CMake -DRECONV_FUZZ=ON
+# -DRECONV_SANITIZE=ON). Without such a compiler --check says so and passes (setup.sh --tests
+# installs libclang-rt-14-dev, clang 14's libFuzzer); the plain run fails.
 #
 # Seeds: the .rir files under examples/ and tests/golden/ (fuzz_llvm: the .ll files, and the .rir
 # ones exported to LLVM IR by $RECONV, default build/bin/reconv, when it is there), and
@@ -73,6 +74,7 @@ for f in "${fuzzers[@]}"; do
   [ -f "$f" ] && [ -x "$f" ] || continue
   name=$(basename "$f")
   short=${name#fuzz_}
+  if [ -n "${FUZZ_ONLY:-}" ] && ! [[ " $FUZZ_ONLY " == *" $short "* ]]; then continue; fi
   seeds="$build/seeds/$name"
   rm -rf "$seeds"
   mkdir -p "$seeds"
