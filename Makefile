@@ -5,7 +5,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build demo check test asan-test valgrind install clean bench fuzz update-golden
+.PHONY: all setup build demo check test asan-test fuzz-check valgrind install clean bench fuzz update-golden
 
 all: build
 
@@ -43,11 +43,18 @@ asan-test: $(ASAN_BUILD)/CMakeCache.txt
 	  ctest --output-on-failure -j $(JOBS) -LE corpus
 
 # every test, in the normal build and in the sanitizer build (set-up also installs the browser
-# the report page's test uses)
+# the report page's test uses), then the fuzz harnesses, each on its seeds for a few seconds
 check:
 	@bash scripts/setup.sh --tests
 	$(MAKE) test
 	$(MAKE) asan-test
+	$(MAKE) fuzz-check
+
+# the libFuzzer harnesses of tests/fuzz built in build-fuzz (clang; ASan + UBSan) and run on their
+# seeds, then FUZZ_CHECK_TIME seconds each (default 3): fails when one does not build or finds a
+# problem; without a clang that has libFuzzer it says so and passes
+fuzz-check:
+	@bash scripts/fuzz.sh --check build-fuzz
 
 # unit tests and a sample of golden tests under valgrind
 valgrind: build
@@ -59,10 +66,9 @@ install: build
 bench: build
 	@bash scripts/bench.sh $(BUILD)
 
-# libFuzzer harnesses (clang); FUZZ_TIME seconds each
+# libFuzzer harnesses (clang; ASan + UBSan), FUZZ_TIME seconds each (default 60); the corpus grows
+# in FUZZ_CORPUS (default build-fuzz/corpus)
 fuzz:
-	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRECONV_FUZZ=ON -DRECONV_SANITIZE=ON
-	cmake --build build-fuzz -j $(JOBS)
 	@bash scripts/fuzz.sh build-fuzz
 
 # regenerate golden expectations on purpose: make update-golden [TESTS="tests/golden/x.rir ..."]

@@ -3,8 +3,8 @@
 # Needed: a C compiler, make, cmake. Wanted: LLVM's development files and clang (the LLVM bridge,
 # OpenCL kernels), graphviz (SVG pictures), valgrind (memory checks); with --tests also chromium
 # (the report page's browser test), pocl with the OpenCL headers (the pocl row of
-# `reconv compare --native`, a peer on this CPU) and oclgrind (`reconv equiv --oclgrind`, a third
-# oracle).
+# `reconv compare --native`, a peer on this CPU), oclgrind (`reconv equiv --oclgrind`, a third
+# oracle) and clang's libFuzzer (the fuzz harnesses).
 set -u
 missing=()
 need() { # need COMMAND PACKAGE
@@ -26,6 +26,12 @@ need valgrind valgrind
 [ "${1:-}" = "--tests" ] && need chromium chromium
 # and pocl, the OpenCL runtime for CPUs that compare --native measures against: its ICD, and the
 # headers reconv-ocl-runner is built with
+# and libFuzzer for clang 14, which the fuzz harnesses link (make check runs them on their seeds)
+# (clang installed along with it in the same step comes without it: --no-install-recommends)
+if [ "${1:-}" = "--tests" ] && { ! command -v clang >/dev/null 2>&1 ||
+   ! ls "$(clang -print-resource-dir 2>/dev/null)"/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1; }; then
+  missing+=(libclang-rt-14-dev)
+fi
 if [ "${1:-}" = "--tests" ]; then
   [ -e /usr/include/CL/cl.h ] || missing+=(ocl-icd-opencl-dev)
   ls /etc/OpenCL/vendors/*pocl*.icd >/dev/null 2>&1 || missing+=(pocl-opencl-icd)

@@ -505,7 +505,9 @@ rc_kernel *rc_module_find_kernel(const rc_module *m, const char *name);
  * arena until the module goes, its name maps are freed now). */
 void rc_module_remove_kernel(rc_module *m, rc_kernel *k);
 /* Deep copy of a kernel into module `into` (which may be its own module) under a new name; NULL
- * when the name is taken. References outside the kernel (invalid IR) are copied as they are. */
+ * when the name is taken. Into another module, the globals it uses and the device functions it
+ * calls (theirs too) come along, unless `into` has ones of those names already. References outside
+ * the kernel (invalid IR) are copied as they are. */
 rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name);
 
 /* Inline the call `call` (callfn, in a thread-level kernel) of a device function with a body: the

@@ -776,7 +776,10 @@ void ir_copy_body(rc_kernel *nk, const rc_kernel *k, rc_value **map, rc_block *c
   }
 }
 
-rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name) {
+/* A kernel like k in module `into`, with k's signature, registers and (empty) blocks; *map receives
+ * a value map for ir_copy_body with the parameters filled in (the caller frees it). NULL when the
+ * name is taken. */
+static rc_kernel *clone_shell(rc_module *into, const rc_kernel *k, const char *name, rc_value ***map) {
   rc_kernel *nk = rc_kernel_new(into, name);
   if (!nk) return NULL;
   nk->level = k->level;
@@ -790,10 +793,10 @@ rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name
   if (k->run_spec) rc_kernel_set_run_spec(nk, k->run_spec);
   nk->line = k->line;
   nk->col = k->col;
-  rc_value **map = rc_xcalloc(k->nvalues ? k->nvalues : 1, sizeof *map);
+  *map = rc_xcalloc(k->nvalues ? k->nvalues : 1, sizeof **map);
   for (uint32_t i = 0; i < k->nparams; i++)
-    map[k->params[i]->id] = rc_kernel_add_param(nk, rc_type_translate(into, k->mod, (rc_type)k->params[i]->type),
-                                                k->params[i]->name);
+    (*map)[k->params[i]->id] = rc_kernel_add_param(nk, rc_type_translate(into, k->mod, (rc_type)k->params[i]->type),
+                                                   k->params[i]->name);
   for (uint32_t i = 0; i < k->nregs; i++)
     rc_kernel_add_reg(nk, rc_type_translate(into, k->mod, (rc_type)k->regs[i]->type), k->regs[i]->scalar,
                       k->regs[i]->name);
@@ -804,7 +807,43 @@ rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name
     nb->col = k->blocks[b]->col;
     nb->origin = k->blocks[b]->origin;
   }
-  ir_copy_body(nk, k, map, nk->blocks);
-  free(map);
   return nk;
+}
+
+/* A kernel cloned into another module takes the device functions it calls along, and theirs
+ * (as clone_global does for globals): a call finds its callee in `into` by name, and one missing
+ * there used to print as `@?` and parse no more. Every missing callee gets its shell first, found
+ * by a worklist (iterative: call chains may be long; a recursive call, which OpenCL C forbids but
+ * the IR can hold, finds the shell made for it), then every body is copied. A callee whose name
+ * `into` already has is called there as it is. */
+typedef struct clone_job {
+  const rc_kernel *from;
+  rc_kernel *to;
+  rc_value **map;
+} clone_job;
+
+rc_kernel *rc_kernel_clone(rc_module *into, const rc_kernel *k, const char *name) {
+  RC_VEC(clone_job) jobs = {0};
+  clone_job first = {k, NULL, NULL};
+  first.to = clone_shell(into, k, name, &first.map);
+  if (!first.to) return NULL;
+  rc_vec_push(&jobs, first);
+  for (uint32_t j = 0; j < jobs.len && into != k->mod; j++) {
+    const rc_kernel *f = jobs.data[j].from;
+    for (uint32_t b = 0; b < f->nblocks; b++)
+      for (const rc_instr *i = f->blocks[b]->first; i; i = i->next) {
+        const rc_kernel *callee = i->u.callee;
+        if (i->op != RC_OP_CALLFN || !callee || !callee->name || rc_module_find_kernel(into, callee->name))
+          continue;
+        clone_job job = {callee, NULL, NULL};
+        job.to = clone_shell(into, callee, callee->name, &job.map);
+        if (job.to) rc_vec_push(&jobs, job);
+      }
+  }
+  for (uint32_t j = 0; j < jobs.len; j++) {
+    ir_copy_body(jobs.data[j].to, jobs.data[j].from, jobs.data[j].map, jobs.data[j].to->blocks);
+    free(jobs.data[j].map);
+  }
+  rc_vec_free(&jobs);
+  return first.to;
 }

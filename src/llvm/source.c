@@ -296,39 +296,90 @@ done:
 }
 
 /* LLVM's text parser ends the process on some malformed input instead of returning an error: in
- * LLVM 14 a bad `target datalayout` string is a fatal error ("LLVM ERROR: ..." and abort). So the
- * string is tried first, alone, in a child process; when the child dies, reconv reports it instead
- * of dying too. The module itself is parsed once, in-process (a whole parse in a probe child would
- * cost as much again on big inputs). */
+ * LLVM 14 a bad `target datalayout` string is a fatal error ("LLVM ERROR: ..." and abort). So each
+ * such string is tried first, alone, in a child process; when the child dies, reconv reports it
+ * instead of dying too. The module itself is parsed once, in-process (a whole parse in a probe
+ * child would cost as much again on big inputs). */
+static int probe_layout_string(rc_ctx *ctx, const char *path, const char *layout);
+
+static bool is_word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c && strchr("-$._%@!#\\", c));
+}
+
+static int hex_digit(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The strings the parser will give the datalayout are found as its lexer finds them, token by
+ * token: `target`, `datalayout`, `=`, then a string constant, which runs to the next '"' whatever
+ * lies between (newlines too: fuzz_llvm found a layout whose closing quote was lines below), with
+ * LLVM's escapes (\\ and \HH) undone. Comments (; to the end of the line) and other strings are
+ * skipped, so that neither hides nor fakes the keywords. Every one is probed: the parser sets the
+ * layout at each. */
 static int probe_datalayout(rc_ctx *ctx, const char *path, const char *text, size_t len) {
-  static const char key[] = "target datalayout";
-  const char *p = text, *end = text + len, *q = NULL;
-  for (; p < end; p = q + 1) {
-    q = memchr(p, '\n', (size_t)(end - p));
-    if (!q) q = end;
-    if ((size_t)(q - p) > sizeof key && memcmp(p, key, sizeof key - 1) == 0) break;
+  const char *p = text, *end = text + len;
+  int state = 0; /* tokens matched so far: target, datalayout, = */
+  while (p < end) {
+    char c = *p;
+    if (c == ';') {
+      const char *q = memchr(p, '\n', (size_t)(end - p));
+      p = q ? q + 1 : end;
+    } else if (c == '"') {
+      const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+      if (!q) return 0; /* an unterminated string: a syntax error the parser reports */
+      if (state == 3) {
+        char *layout = rc_xmalloc((size_t)(q - p));
+        size_t n = 0;
+        for (const char *s = p + 1; s < q; s++) {
+          if (*s == '\\' && s + 1 < q && s[1] == '\\') {
+            layout[n++] = '\\';
+            s++;
+          } else if (*s == '\\' && s + 2 < q && hex_digit(s[1]) >= 0 && hex_digit(s[2]) >= 0) {
+            layout[n++] = (char)(hex_digit(s[1]) * 16 + hex_digit(s[2]));
+            s += 2;
+          } else {
+            layout[n++] = *s;
+          }
+        }
+        layout[n] = 0;
+        int rc = strlen(layout) != n ? rc_report(ctx, RC_SEV_ERROR, path, 0, 0,
+                                                  "LLVM's IR parser cannot read this file: its target datalayout "
+                                                  "holds a NUL byte")
+                                     : probe_layout_string(ctx, path, layout);
+        free(layout);
+        if (rc) return rc;
+      }
+      state = 0;
+      p = q + 1;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      p++;
+    } else if (is_word_char(c)) {
+      const char *w = p;
+      while (p < end && is_word_char(*p)) p++;
+      size_t n = (size_t)(p - w);
+      if (n == 6 && memcmp(w, "target", 6) == 0) state = 1;
+      else if (state == 1 && n == 10 && memcmp(w, "datalayout", 10) == 0) state = 2;
+      else state = 0;
+    } else {
+      state = state == 2 && c == '=' ? 3 : 0;
+      p++;
+    }
   }
-  if (p >= end) return 0;
-  const char *open = memchr(p, '"', (size_t)(q - p));
-  const char *close = open ? memchr(open + 1, '"', (size_t)(q - open - 1)) : NULL;
-  if (!close) return 0; /* a syntax error the parser reports */
-  char *layout = rc_xmalloc((size_t)(close - open));
-  memcpy(layout, open + 1, (size_t)(close - open - 1));
-  layout[close - open - 1] = 0;
+  return 0;
+}
+
+/* Create the target data of one layout string in a child process: 0 when that lives, else an
+ * error reported. */
+static int probe_layout_string(rc_ctx *ctx, const char *path, const char *layout) {
   fflush(NULL);
   pid_t pid = fork();
-  if (pid < 0) { /* no probe; the parse itself still runs */
-    free(layout);
-    return 0;
-  }
+  if (pid < 0) return 0; /* no probe; the parse itself still runs */
   if (pid == 0) {
     static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
     for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
     LLVMDisposeTargetData(LLVMCreateTargetData(layout));
-    free(layout);
     _exit(0);
   }
-  free(layout);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

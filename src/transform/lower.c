@@ -827,7 +827,8 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
   for (uint32_t b = 0; b < nb; b++) {
     uint32_t z0 = z;
     while (z < L->zeros.len && L->zeros.data[z].block == b) z++;
-    emit_end(L, k->blocks[b], L->zeros.data + z0, z - z0);
+    /* no zero-exec edges at all: no array (NULL + 0 is undefined behaviour in C) */
+    emit_end(L, k->blocks[b], z > z0 ? L->zeros.data + z0 : NULL, z - z0);
   }
   for (uint32_t b = 0; b < nb; b++) { /* the phis are registers now */
     rc_instr *next;

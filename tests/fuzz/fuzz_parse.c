@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if ((rc_verify_module(&ctx, m2) == 0) != valid) fail("the verifier's verdict changed", p1, p2);
   rc_strbuf dot;
   rc_sb_init(&dot);
-  rc_dot_opts opts = {NULL, true};
+  rc_dot_opts opts = {.show_instructions = true};
   for (uint32_t i = 0; i < m->nkernels; i++) rc_dot_kernel(m->kernels[i], &opts, &dot);
   rc_sb_free(&dot);
   if (valid) { /* a clone into a fresh module prints like the original and verifies */

@@ -62,6 +62,31 @@ static char *print_module(const rc_module *m) {
   return test_print(m);
 }
 
+/* Every kernel of a valid module cloned on its own into a fresh module prints like the original
+ * and verifies (a clone once lost the callees of its calls, printed as `@?`: the device functions
+ * of tests/golden/analysis/interprocedural.rir, found by tests/fuzz/fuzz_parse.c). */
+static void check_clones(rc_ctx *ctx, const rc_module *m, const char *path) {
+  for (uint32_t i = 0; i < m->nkernels; i++) {
+    rc_module *cm = rc_module_new(ctx, NULL);
+    rc_kernel *c = rc_kernel_clone(cm, m->kernels[i], m->kernels[i]->name);
+    CHECK(c != NULL);
+    if (c) {
+      rc_strbuf a, b;
+      rc_sb_init(&a);
+      rc_sb_init(&b);
+      rc_print_kernel(m->kernels[i], &a);
+      rc_print_kernel(c, &b);
+      if (strcmp(a.data, b.data) != 0)
+        fprintf(stderr, "%s: the clone of @%s prints differently:\n%s---\n%s", path, c->name, a.data, b.data);
+      CHECK(strcmp(a.data, b.data) == 0);
+      CHECK_EQ_INT(rc_verify_module(ctx, cm), 0);
+      rc_sb_free(&a);
+      rc_sb_free(&b);
+    }
+    rc_module_free(cm);
+  }
+}
+
 /* Round-trip one file. Returns 1 when it parsed (and so was checked), 0 when it is not valid
  * text (an error test), after checking what must hold either way. */
 static int roundtrip_file(const char *path, bool must_be_valid) {
@@ -102,6 +127,7 @@ static int roundtrip_file(const char *path, bool must_be_valid) {
     free(p2);
     rc_module_free(m2);
   }
+  if (valid) check_clones(&d.ctx, m, path);
   free(p1);
   rc_module_free(m);
   return 1;
@@ -290,5 +316,45 @@ TEST(float_text_forms) {
                         "  store f64 0.1, %p\n  store f64 -0.0, %p\n  store f64 5e-324, %p\n"
                         "  store f32 3.0, %p\n  store f64 nan, %p\n");
   free(s);
+  rc_module_free(m);
+}
+
+/* A kernel cloned into another module brings the device functions it calls, and theirs, so that
+ * the clone's module prints, parses again and verifies on its own; a function the target module
+ * has already is called there; a recursive call (invalid OpenCL C, valid IR) finds its copy. */
+TEST(a_clone_into_another_module_brings_its_callees) {
+  test_diags d;
+  test_diags_init(&d);
+  rc_module *m = test_parse(&d, "function i32 @leaf(i32 %x) {\nentry:\n  ret i32 %x\n}\n\n"
+                                "function i32 @mid(i32 %x) {\nentry:\n  %y = call i32 @leaf(i32 %x)\n"
+                                "  %z = call i32 @mid(i32 %y)\n  ret i32 %z\n}\n\n"
+                                "kernel @k(ptr %out) {\nentry:\n  %t = call i32 @global_id(i32 0)\n"
+                                "  %r = call i32 @mid(i32 %t)\n  %s = call i32 @leaf(i32 %r)\n"
+                                "  store i32 %s, %out\n  ret\n}\n");
+  CHECK(m != NULL);
+  if (!m) {
+    fprintf(stderr, "%s", d.text);
+    return;
+  }
+  rc_module *into = rc_module_new(&d.ctx, NULL);
+  rc_kernel *c = rc_kernel_clone(into, rc_module_find_kernel(m, "k"), "copy");
+  CHECK(c != NULL);
+  CHECK_EQ_INT(into->nkernels, 3);
+  CHECK(rc_module_find_kernel(into, "mid") != NULL && rc_module_find_kernel(into, "mid") != rc_module_find_kernel(m, "mid"));
+  CHECK(rc_module_find_kernel(into, "leaf") != NULL);
+  char *text = print_module(into);
+  CHECK(strstr(text, "@?") == NULL);
+  CHECK_STR_CONTAINS(text, "%r = call i32 @mid(i32 %t)");
+  CHECK_STR_CONTAINS(text, "%z = call i32 @mid(i32 %y)");
+  CHECK_EQ_INT(rc_verify_module(&d.ctx, into), 0);
+  rc_module *again = rc_parse_module_unverified(&d.ctx, "printed.rir", text, strlen(text));
+  CHECK(again != NULL);
+  if (again) CHECK_EQ_INT(rc_verify_module(&d.ctx, again), 0);
+  rc_module_free(again);
+  free(text);
+  /* a second clone calls the copies already there, copying nothing more */
+  CHECK(rc_kernel_clone(into, rc_module_find_kernel(m, "k"), "copy2") != NULL);
+  CHECK_EQ_INT(into->nkernels, 4);
+  rc_module_free(into);
   rc_module_free(m);
 }
