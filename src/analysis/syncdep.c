@@ -47,7 +47,22 @@
  * that the labels of outer and earlier branches are there when inner and later ones need them.
  * A branch stamps only the nodes whose labels are certainly those a propagation on its own
  * would give: the nodes inside the region of every reference it has. The property tests compare
- * with propagation on its own (prune == false). */
+ * with propagation on its own (prune == false).
+ *
+ * Chains of branches. lowerswitch makes a divergent switch a chain `br x == c1, T1, L2`,
+ * `L2: br x == c2, T2, L3`, ..., and every link's labels reach as far as the switch's: the sharing
+ * above prunes little of it (the first link labels everything behind L2 with L2, which is the label
+ * L2's own propagation starts from), so a switch of n cases walked its region n times. A block
+ * L reached only from branch P, in the same cycles, is in the region P controls, and the joins
+ * of P and of L together are those of one multi-way branch P' whose successors are P's and L's
+ * (L removed): a node reached by disjoint paths from two successors of P' is reached so from two
+ * of L (a join of L) or from L and another successor of P (a join of P, the path through L
+ * starting at P); the converse the same way. Divergent exits likewise: P and L lie in the same
+ * cycles, and a node with two labels under P or L has two under P', whose labels only split
+ * theirs. This is LLVM's bound (one propagation per multi-way branch, as SyncDependenceAnalysis
+ * handles a switch). So a batch propagates once from the first link of each chain of its branches,
+ * pushing the successors of all its links; a successor reached from two links is reached along
+ * two edges with two labels, as P's propagation saw it (absorbed()). */
 #include "syncdep.h"
 
 #include <stdlib.h>
@@ -350,7 +365,37 @@ static void exited_cycles(const rc_syncdep *s, const branch_ctx *bc, rc_syncdep_
   rc_vec_free(&chain);
 }
 
-void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
+/* Is divergent branch L (of the current batch) a link that the propagation of its predecessor
+ * stands for (see "Chains of branches")? Only when pruning: the reference propagates each link. */
+static bool absorbed(const rc_syncdep *s, uint32_t L) {
+  const rc_cfg *g = s->g;
+  if (!s->prune || g->pred_start[L + 1] - g->pred_start[L] != 1) return false;
+  uint32_t P = g->preds[g->pred_start[L]];
+  return P != L && s->batch_of[P] == s->batch && s->ci->innermost[P] == s->ci->innermost[L] &&
+         !s->sg.collapsed[s->sg.node[P]] && !s->sg.collapsed[s->sg.node[L]];
+}
+
+/* The first labels: each successor of B, and of the links B's propagation stands for, is a label
+ * of its own. A successor reached from two links (two edges) gets two labels at once. */
+static void push_successors(rc_syncdep *s, branch_ctx *bc, uint32_t B) {
+  const rc_cfg *g = s->g;
+  s->links.len = 0;
+  rc_vec_push(&s->links, B);
+  while (s->links.len) {
+    uint32_t from = s->links.data[--s->links.len];
+    for (uint32_t e = g->succ_start[from]; e < g->succ_start[from + 1]; e++) {
+      uint32_t t = g->succs[e], x = s->sg.node[t];
+      if (t != from && s->batch_of[t] == s->batch && absorbed(s, t)) {
+        rc_vec_push(&s->links, t);
+        continue;
+      }
+      int kind = s->label[x] != RC_NONE && s->edge[x] != from ? EDGE_NEW_DEF : EDGE_NORMAL;
+      push_label(s, bc, t, t, kind, from, false);
+    }
+  }
+}
+
+static void propagate_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
   branch_ctx bc = {.block = B, .last_header = RC_NONE, .r = r, .chain = &s->chain};
   s->chain.len = 0;
   uint32_t bn = s->sg.node[B];
@@ -360,11 +405,7 @@ void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
   if (s->sg.collapsed[bn]) {
     diverge_cluster(s, &bc, s->sg.node_cycle[bn]);
   } else {
-    const rc_cfg *g = s->g;
-    for (uint32_t e = g->succ_start[B]; e < g->succ_start[B + 1]; e++) {
-      uint32_t t = g->succs[e];
-      push_label(s, &bc, t, t, EDGE_NORMAL, B, false); /* each successor is a label of its own */
-    }
+    push_successors(s, &bc, B);
   }
   while (!settled(s, &bc)) {
     uint32_t x = heap_pop(s);
@@ -400,6 +441,13 @@ void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
   rc_vec_free(&bc.div_exits);
 }
 
+void rc_syncdep_batch(rc_syncdep *s, const uint32_t *branches, uint32_t n, rc_syncdep_result *r) {
+  s->batch++;
+  for (uint32_t i = 0; i < n; i++) s->batch_of[branches[i]] = s->batch;
+  for (uint32_t i = 0; i < n; i++)
+    if (!absorbed(s, branches[i])) propagate_branch(s, branches[i], r);
+}
+
 void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, const rc_domtree *pdom,
                      const rc_cycle_info *ci, bool prune) {
   memset(s, 0, sizeof *s);
@@ -419,6 +467,7 @@ void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, cons
   s->in_heap = rc_xcalloc(n ? n : 1, 1);
   s->lcount = rc_xcalloc(n ? n : 1, sizeof *s->lcount);
   s->cluster_done = rc_xcalloc(m ? m : 1, 1);
+  s->batch_of = rc_xcalloc(n ? n : 1, sizeof *s->batch_of);
 }
 
 void rc_syncdep_free(rc_syncdep *s) {
@@ -432,6 +481,8 @@ void rc_syncdep_free(rc_syncdep *s) {
   free(s->in_heap);
   free(s->lcount);
   free(s->cluster_done);
+  free(s->batch_of);
+  rc_vec_free(&s->links);
   rc_vec_free(&s->heap);
   rc_vec_free(&s->touched);
   rc_vec_free(&s->pending);

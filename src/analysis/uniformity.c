@@ -239,9 +239,12 @@ static void propagate_branches(unif *s) {
   }
   s->branches.len = 0;
   qsort(order, nb, sizeof *order, cmp_u64);
-  rc_syncdep_result r = {0};
-  for (uint32_t i = 0; i < nb; i++) rc_syncdep_branch(&s->sd, (uint32_t)order[i], &r);
+  uint32_t *sorted = rc_xmalloc((nb ? nb : 1) * sizeof *sorted);
+  for (uint32_t i = 0; i < nb; i++) sorted[i] = (uint32_t)order[i];
   free(order);
+  rc_syncdep_result r = {0};
+  rc_syncdep_batch(&s->sd, sorted, nb, &r);
+  free(sorted);
   for (uint32_t i = 0; i < r.joins.len; i++) taint_phis(s, r.joins.data[i]);
   for (uint32_t i = 0; i < r.diverged.len; i++) {
     s->u->assumed_divergent[r.diverged.data[i]] = 1;
