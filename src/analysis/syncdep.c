@@ -396,6 +396,7 @@ static void push_successors(rc_syncdep *s, branch_ctx *bc, uint32_t B) {
 }
 
 static void propagate_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
+  s->npropagations++;
   branch_ctx bc = {.block = B, .last_header = RC_NONE, .r = r, .chain = &s->chain};
   s->chain.len = 0;
   uint32_t bn = s->sg.node[B];

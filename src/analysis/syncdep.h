@@ -30,6 +30,7 @@ typedef struct rc_syncdep {
    * so that no batch clears it */
   uint32_t *batch_of, batch;
   rc_u32vec links; /* scratch: the chain of branches one propagation stands for */
+  uint32_t npropagations; /* propagations run (for the tests: one per chain) */
 } rc_syncdep;
 
 typedef struct rc_syncdep_result {
