@@ -46,7 +46,13 @@
  * which it enters only there). Branches are processed in reverse post-order (uniformity.c), so
  * that the labels of outer and earlier branches are there when inner and later ones need them.
  * A branch stamps only the nodes whose labels are certainly those a propagation on its own
- * would give: the nodes inside the region of every reference it has. The property tests compare
+ * would give: the nodes inside the region of every reference it has (inside the cycle the
+ * reference lies outside of, or stamped by the reference with its label at the branch). A node
+ * keeps two stamps: the first branch's, and the last later branch's that is certain there. The
+ * second is what the branches of one loop share: the first branch outside the loop leaves its
+ * stamp on everything behind the loop, and without the second every branch inside walked all of
+ * it again (issue 31: the reducible shape of bench_scaling, 3,500 branches of 10^5 blocks walking
+ * 10,000 nodes each). The property tests compare
  * with propagation on its own (prune == false).
  *
  * Chains of branches. lowerswitch makes a divergent switch a chain `br x == c1, T1, L2`,
@@ -182,18 +188,30 @@ static void add_ref(const rc_syncdep *s, branch_ctx *bc, uint32_t branch, uint32
   bc->ref[bc->nrefs++] = (region_ref){branch, label, cycle};
 }
 
+/* The label branch `branch` gave node x, if a stamp of x says (else RC_NONE). */
+static uint32_t stamped_label(const rc_syncdep *s, uint32_t x, uint32_t branch) {
+  if (s->stamp_branch[x] == branch) return s->stamp_label[x];
+  if (s->last_branch[x] == branch) return s->last_label[x];
+  return RC_NONE;
+}
+
 /* The references of branch B (node bn), see "Sharing between branches". */
 static void find_refs(const rc_syncdep *s, branch_ctx *bc, uint32_t bn) {
-  uint32_t sb = s->stamp_branch[bn];
-  /* the node's own stamp; at the header of a reducible cycle, the label a branch inside the cycle
+  /* the node's own stamps; at the header of a reducible cycle, the label a branch inside the cycle
    * brought back along the back edges is not one that reached the branch */
   uint32_t c = s->sg.node_cycle[bn];
-  if (sb != RC_NONE && (s->sg.collapsed[bn] || c == RC_NONE || !rc_cycle_contains(s->ci, c, sb)))
-    add_ref(s, bc, sb, s->stamp_label[bn]);
+  const uint32_t *branch[2] = {s->stamp_branch, s->last_branch}, *label[2] = {s->stamp_label, s->last_label};
+  for (int l = 0; l < 2; l++) {
+    uint32_t sb = branch[l][bn];
+    if (sb != RC_NONE && (s->sg.collapsed[bn] || c == RC_NONE || !rc_cycle_contains(s->ci, c, sb)))
+      add_ref(s, bc, sb, label[l][bn]);
+  }
   for (uint32_t i = 0; i < bc->chain->len; i++) {
     uint32_t cy = bc->chain->data[i], h = s->ci->cycles[cy].header;
-    sb = s->stamp_branch[h];
-    if (sb != RC_NONE && !rc_cycle_contains(s->ci, cy, sb)) add_ref(s, bc, sb, s->stamp_label[h]);
+    for (int l = 0; l < 2; l++) {
+      uint32_t sb = branch[l][h];
+      if (sb != RC_NONE && !rc_cycle_contains(s->ci, cy, sb)) add_ref(s, bc, sb, label[l][h]);
+    }
   }
 }
 
@@ -203,11 +221,11 @@ enum { REGION_IN, REGION_OUT, REGION_EXIT };
  * (the push may be dropped), or outside one but an exit of the cycles around the branch that the
  * reference lies outside of (kept to see divergent exits, not propagated further). */
 static int region_of(const rc_syncdep *s, const branch_ctx *bc, uint32_t to, uint32_t x) {
-  uint32_t sb = s->stamp_branch[x];
-  if (sb == RC_NONE) return REGION_IN;
+  if (s->stamp_branch[x] == RC_NONE) return REGION_IN;
   for (uint32_t i = 0; i < bc->nrefs; i++) {
     const region_ref *r = &bc->ref[i];
-    if (r->branch != sb || s->stamp_label[x] == r->label) continue;
+    uint32_t label = stamped_label(s, x, r->branch);
+    if (label == RC_NONE || label == r->label) continue;
     return r->cycle != RC_NONE && is_exit_of(&s->ci->cycles[r->cycle], to) ? REGION_EXIT : REGION_OUT;
   }
   return REGION_IN;
@@ -217,8 +235,11 @@ static int region_of(const rc_syncdep *s, const branch_ctx *bc, uint32_t to, uin
  * own gives, and later branches may compare with it.) Inside a cycle around the branch that a
  * reference lies outside of, every node has the reference's label at the cycle's header. */
 static bool certainly_inside(const rc_syncdep *s, const branch_ctx *bc, uint32_t x) {
-  for (uint32_t i = 0; i < bc->nrefs; i++)
-    if (bc->ref[i].cycle == RC_NONE || !rc_cycle_contains(s->ci, bc->ref[i].cycle, x)) return false;
+  for (uint32_t i = 0; i < bc->nrefs; i++) {
+    const region_ref *r = &bc->ref[i];
+    if (r->cycle != RC_NONE && rc_cycle_contains(s->ci, r->cycle, x)) continue;
+    if (stamped_label(s, x, r->branch) != r->label) return false;
+  }
   return true;
 }
 
@@ -429,10 +450,10 @@ static void propagate_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
   while (s->heap.len) heap_pop(s);
   for (uint32_t i = 0; i < s->touched.len; i++) {
     uint32_t x = s->touched.data[i];
-    if (s->prune && s->stamp_branch[x] == RC_NONE && !(s->flags[x] & NODE_OUTSIDE) &&
-        certainly_inside(s, &bc, x)) {
-      s->stamp_branch[x] = B;
-      s->stamp_label[x] = s->label[x];
+    if (s->prune && !(s->flags[x] & NODE_OUTSIDE) && certainly_inside(s, &bc, x)) {
+      bool first = s->stamp_branch[x] == RC_NONE;
+      (first ? s->stamp_branch : s->last_branch)[x] = B;
+      (first ? s->stamp_label : s->last_label)[x] = s->label[x];
     }
     s->label[x] = RC_NONE;
     s->entered_div[x] = s->flags[x] = 0;
@@ -462,7 +483,9 @@ void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, cons
   s->edge = rc_xmalloc((n ? n : 1) * sizeof *s->edge);
   s->stamp_branch = rc_xmalloc((n ? n : 1) * sizeof *s->stamp_branch);
   s->stamp_label = rc_xmalloc((n ? n : 1) * sizeof *s->stamp_label);
-  for (uint32_t b = 0; b < n; b++) s->label[b] = s->stamp_branch[b] = RC_NONE;
+  s->last_branch = rc_xmalloc((n ? n : 1) * sizeof *s->last_branch);
+  s->last_label = rc_xmalloc((n ? n : 1) * sizeof *s->last_label);
+  for (uint32_t b = 0; b < n; b++) s->label[b] = s->stamp_branch[b] = s->last_branch[b] = RC_NONE;
   s->entered_div = rc_xcalloc(n ? n : 1, 1);
   s->flags = rc_xcalloc(n ? n : 1, 1);
   s->in_heap = rc_xcalloc(n ? n : 1, 1);
@@ -477,6 +500,8 @@ void rc_syncdep_free(rc_syncdep *s) {
   free(s->edge);
   free(s->stamp_branch);
   free(s->stamp_label);
+  free(s->last_branch);
+  free(s->last_label);
   free(s->entered_div);
   free(s->flags);
   free(s->in_heap);

@@ -26,6 +26,8 @@ typedef struct rc_syncdep {
   /* what earlier branches left behind: per node, the first branch whose propagation labelled it
    * (RC_NONE if none) and the label it had there */
   uint32_t *stamp_branch, *stamp_label;
+  /* and the last later branch whose labels there are certain, and its label (RC_NONE if none) */
+  uint32_t *last_branch, *last_label;
   /* per block: the number of the batch (rc_syncdep_batch) it is a divergent branch of; an epoch,
    * so that no batch clears it */
   uint32_t *batch_of, batch;

@@ -33,7 +33,10 @@
  *   aside) stay uniform.
  *   Branches are propagated in batches in reverse post-order, each confined to the region that
  *   earlier ones leave it: where an earlier branch labelled otherwise, everything that could be
- *   found was found already (see "Sharing between branches" in syncdep.c).
+ *   found was found already (see "Sharing between branches" in syncdep.c). A branch reached only
+ *   from another branch of the batch, in the same cycles (a link of a lowered switch's chain), is
+ *   propagated with it, as one multi-way branch: one propagation per chain, not one per link
+ *   (see "Chains of branches" in syncdep.c).
  * Temporal divergence. If an exit of a reducible cycle C that contains B has two labels and
  *   received one from C's header (threads that went round again), threads leave C in different
  *   iterations (a divergent exit). Then every value defined in the outermost cycle containing B
