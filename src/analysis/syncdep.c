@@ -46,8 +46,29 @@
  * which it enters only there). Branches are processed in reverse post-order (uniformity.c), so
  * that the labels of outer and earlier branches are there when inner and later ones need them.
  * A branch stamps only the nodes whose labels are certainly those a propagation on its own
- * would give: the nodes inside the region of every reference it has. The property tests compare
- * with propagation on its own (prune == false). */
+ * would give: the nodes inside the region of every reference it has (inside the cycle the
+ * reference lies outside of, or stamped by the reference with its label at the branch). A node
+ * keeps two stamps: the first branch's, and the last later branch's that is certain there. The
+ * second is what the branches of one loop share: the first branch outside the loop leaves its
+ * stamp on everything behind the loop, and without the second the branches inside could not
+ * confine each other there (issue 31, the reducible shape of bench_scaling at 10^5 blocks: 3,500
+ * branches walked about 10,000 nodes each; with it 1,700 still do, docs/reconverge.md "Scaling"). The property tests compare
+ * with propagation on its own (prune == false).
+ *
+ * Chains of branches. lowerswitch makes a divergent switch a chain `br x == c1, T1, L2`,
+ * `L2: br x == c2, T2, L3`, ..., and every link's labels reach as far as the switch's: the sharing
+ * above prunes little of it (the first link labels everything behind L2 with L2, which is the label
+ * L2's own propagation starts from), so a switch of n cases walked its region n times. A block
+ * L reached only from branch P, in the same cycles, is in the region P controls, and the joins
+ * of P and of L together are those of one multi-way branch P' whose successors are P's and L's
+ * (L removed): a node reached by disjoint paths from two successors of P' is reached so from two
+ * of L (a join of L) or from L and another successor of P (a join of P, the path through L
+ * starting at P); the converse the same way. Divergent exits likewise: P and L lie in the same
+ * cycles, and a node with two labels under P or L has two under P', whose labels only split
+ * theirs. This is LLVM's bound (one propagation per multi-way branch, as SyncDependenceAnalysis
+ * handles a switch). So a batch propagates once from the first link of each chain of its branches,
+ * pushing the successors of all its links; a successor reached from two links is reached along
+ * two edges with two labels, as P's propagation saw it (absorbed()). */
 #include "syncdep.h"
 
 #include <stdlib.h>
@@ -167,18 +188,30 @@ static void add_ref(const rc_syncdep *s, branch_ctx *bc, uint32_t branch, uint32
   bc->ref[bc->nrefs++] = (region_ref){branch, label, cycle};
 }
 
+/* The label branch `branch` gave node x, if a stamp of x says (else RC_NONE). */
+static uint32_t stamped_label(const rc_syncdep *s, uint32_t x, uint32_t branch) {
+  if (s->stamp_branch[x] == branch) return s->stamp_label[x];
+  if (s->last_branch[x] == branch) return s->last_label[x];
+  return RC_NONE;
+}
+
 /* The references of branch B (node bn), see "Sharing between branches". */
 static void find_refs(const rc_syncdep *s, branch_ctx *bc, uint32_t bn) {
-  uint32_t sb = s->stamp_branch[bn];
-  /* the node's own stamp; at the header of a reducible cycle, the label a branch inside the cycle
+  /* the node's own stamps; at the header of a reducible cycle, the label a branch inside the cycle
    * brought back along the back edges is not one that reached the branch */
   uint32_t c = s->sg.node_cycle[bn];
-  if (sb != RC_NONE && (s->sg.collapsed[bn] || c == RC_NONE || !rc_cycle_contains(s->ci, c, sb)))
-    add_ref(s, bc, sb, s->stamp_label[bn]);
+  const uint32_t *branch[2] = {s->stamp_branch, s->last_branch}, *label[2] = {s->stamp_label, s->last_label};
+  for (int l = 0; l < 2; l++) {
+    uint32_t sb = branch[l][bn];
+    if (sb != RC_NONE && (s->sg.collapsed[bn] || c == RC_NONE || !rc_cycle_contains(s->ci, c, sb)))
+      add_ref(s, bc, sb, label[l][bn]);
+  }
   for (uint32_t i = 0; i < bc->chain->len; i++) {
     uint32_t cy = bc->chain->data[i], h = s->ci->cycles[cy].header;
-    sb = s->stamp_branch[h];
-    if (sb != RC_NONE && !rc_cycle_contains(s->ci, cy, sb)) add_ref(s, bc, sb, s->stamp_label[h]);
+    for (int l = 0; l < 2; l++) {
+      uint32_t sb = branch[l][h];
+      if (sb != RC_NONE && !rc_cycle_contains(s->ci, cy, sb)) add_ref(s, bc, sb, label[l][h]);
+    }
   }
 }
 
@@ -188,11 +221,11 @@ enum { REGION_IN, REGION_OUT, REGION_EXIT };
  * (the push may be dropped), or outside one but an exit of the cycles around the branch that the
  * reference lies outside of (kept to see divergent exits, not propagated further). */
 static int region_of(const rc_syncdep *s, const branch_ctx *bc, uint32_t to, uint32_t x) {
-  uint32_t sb = s->stamp_branch[x];
-  if (sb == RC_NONE) return REGION_IN;
+  if (s->stamp_branch[x] == RC_NONE) return REGION_IN;
   for (uint32_t i = 0; i < bc->nrefs; i++) {
     const region_ref *r = &bc->ref[i];
-    if (r->branch != sb || s->stamp_label[x] == r->label) continue;
+    uint32_t label = stamped_label(s, x, r->branch);
+    if (label == RC_NONE || label == r->label) continue;
     return r->cycle != RC_NONE && is_exit_of(&s->ci->cycles[r->cycle], to) ? REGION_EXIT : REGION_OUT;
   }
   return REGION_IN;
@@ -202,8 +235,11 @@ static int region_of(const rc_syncdep *s, const branch_ctx *bc, uint32_t to, uin
  * own gives, and later branches may compare with it.) Inside a cycle around the branch that a
  * reference lies outside of, every node has the reference's label at the cycle's header. */
 static bool certainly_inside(const rc_syncdep *s, const branch_ctx *bc, uint32_t x) {
-  for (uint32_t i = 0; i < bc->nrefs; i++)
-    if (bc->ref[i].cycle == RC_NONE || !rc_cycle_contains(s->ci, bc->ref[i].cycle, x)) return false;
+  for (uint32_t i = 0; i < bc->nrefs; i++) {
+    const region_ref *r = &bc->ref[i];
+    if (r->cycle != RC_NONE && rc_cycle_contains(s->ci, r->cycle, x)) continue;
+    if (stamped_label(s, x, r->branch) != r->label) return false;
+  }
   return true;
 }
 
@@ -350,7 +386,38 @@ static void exited_cycles(const rc_syncdep *s, const branch_ctx *bc, rc_syncdep_
   rc_vec_free(&chain);
 }
 
-void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
+/* Is divergent branch L (of the current batch) a link that the propagation of its predecessor
+ * stands for (see "Chains of branches")? Only when pruning: the reference propagates each link. */
+static bool absorbed(const rc_syncdep *s, uint32_t L) {
+  const rc_cfg *g = s->g;
+  if (!s->prune || g->pred_start[L + 1] - g->pred_start[L] != 1) return false;
+  uint32_t P = g->preds[g->pred_start[L]];
+  return P != L && s->batch_of[P] == s->batch && s->ci->innermost[P] == s->ci->innermost[L] &&
+         !s->sg.collapsed[s->sg.node[P]] && !s->sg.collapsed[s->sg.node[L]];
+}
+
+/* The first labels: each successor of B, and of the links B's propagation stands for, is a label
+ * of its own. A successor reached from two links (two edges) gets two labels at once. */
+static void push_successors(rc_syncdep *s, branch_ctx *bc, uint32_t B) {
+  const rc_cfg *g = s->g;
+  s->links.len = 0;
+  rc_vec_push(&s->links, B);
+  while (s->links.len) {
+    uint32_t from = s->links.data[--s->links.len];
+    for (uint32_t e = g->succ_start[from]; e < g->succ_start[from + 1]; e++) {
+      uint32_t t = g->succs[e], x = s->sg.node[t];
+      if (t != from && s->batch_of[t] == s->batch && absorbed(s, t)) {
+        rc_vec_push(&s->links, t);
+        continue;
+      }
+      int kind = s->label[x] != RC_NONE && s->edge[x] != from ? EDGE_NEW_DEF : EDGE_NORMAL;
+      push_label(s, bc, t, t, kind, from, false);
+    }
+  }
+}
+
+static void propagate_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
+  s->npropagations++;
   branch_ctx bc = {.block = B, .last_header = RC_NONE, .r = r, .chain = &s->chain};
   s->chain.len = 0;
   uint32_t bn = s->sg.node[B];
@@ -360,11 +427,7 @@ void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
   if (s->sg.collapsed[bn]) {
     diverge_cluster(s, &bc, s->sg.node_cycle[bn]);
   } else {
-    const rc_cfg *g = s->g;
-    for (uint32_t e = g->succ_start[B]; e < g->succ_start[B + 1]; e++) {
-      uint32_t t = g->succs[e];
-      push_label(s, &bc, t, t, EDGE_NORMAL, B, false); /* each successor is a label of its own */
-    }
+    push_successors(s, &bc, B);
   }
   while (!settled(s, &bc)) {
     uint32_t x = heap_pop(s);
@@ -387,10 +450,10 @@ void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
   while (s->heap.len) heap_pop(s);
   for (uint32_t i = 0; i < s->touched.len; i++) {
     uint32_t x = s->touched.data[i];
-    if (s->prune && s->stamp_branch[x] == RC_NONE && !(s->flags[x] & NODE_OUTSIDE) &&
-        certainly_inside(s, &bc, x)) {
-      s->stamp_branch[x] = B;
-      s->stamp_label[x] = s->label[x];
+    if (s->prune && !(s->flags[x] & NODE_OUTSIDE) && certainly_inside(s, &bc, x)) {
+      bool first = s->stamp_branch[x] == RC_NONE;
+      (first ? s->stamp_branch : s->last_branch)[x] = B;
+      (first ? s->stamp_label : s->last_label)[x] = s->label[x];
     }
     s->label[x] = RC_NONE;
     s->entered_div[x] = s->flags[x] = 0;
@@ -398,6 +461,13 @@ void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
   s->touched.len = s->pending.len = 0;
   exited_cycles(s, &bc, r);
   rc_vec_free(&bc.div_exits);
+}
+
+void rc_syncdep_batch(rc_syncdep *s, const uint32_t *branches, uint32_t n, rc_syncdep_result *r) {
+  s->batch++;
+  for (uint32_t i = 0; i < n; i++) s->batch_of[branches[i]] = s->batch;
+  for (uint32_t i = 0; i < n; i++)
+    if (!absorbed(s, branches[i])) propagate_branch(s, branches[i], r);
 }
 
 void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, const rc_domtree *pdom,
@@ -413,12 +483,15 @@ void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, cons
   s->edge = rc_xmalloc((n ? n : 1) * sizeof *s->edge);
   s->stamp_branch = rc_xmalloc((n ? n : 1) * sizeof *s->stamp_branch);
   s->stamp_label = rc_xmalloc((n ? n : 1) * sizeof *s->stamp_label);
-  for (uint32_t b = 0; b < n; b++) s->label[b] = s->stamp_branch[b] = RC_NONE;
+  s->last_branch = rc_xmalloc((n ? n : 1) * sizeof *s->last_branch);
+  s->last_label = rc_xmalloc((n ? n : 1) * sizeof *s->last_label);
+  for (uint32_t b = 0; b < n; b++) s->label[b] = s->stamp_branch[b] = s->last_branch[b] = RC_NONE;
   s->entered_div = rc_xcalloc(n ? n : 1, 1);
   s->flags = rc_xcalloc(n ? n : 1, 1);
   s->in_heap = rc_xcalloc(n ? n : 1, 1);
   s->lcount = rc_xcalloc(n ? n : 1, sizeof *s->lcount);
   s->cluster_done = rc_xcalloc(m ? m : 1, 1);
+  s->batch_of = rc_xcalloc(n ? n : 1, sizeof *s->batch_of);
 }
 
 void rc_syncdep_free(rc_syncdep *s) {
@@ -427,11 +500,15 @@ void rc_syncdep_free(rc_syncdep *s) {
   free(s->edge);
   free(s->stamp_branch);
   free(s->stamp_label);
+  free(s->last_branch);
+  free(s->last_label);
   free(s->entered_div);
   free(s->flags);
   free(s->in_heap);
   free(s->lcount);
   free(s->cluster_done);
+  free(s->batch_of);
+  rc_vec_free(&s->links);
   rc_vec_free(&s->heap);
   rc_vec_free(&s->touched);
   rc_vec_free(&s->pending);

@@ -26,6 +26,13 @@ typedef struct rc_syncdep {
   /* what earlier branches left behind: per node, the first branch whose propagation labelled it
    * (RC_NONE if none) and the label it had there */
   uint32_t *stamp_branch, *stamp_label;
+  /* and the last later branch whose labels there are certain, and its label (RC_NONE if none) */
+  uint32_t *last_branch, *last_label;
+  /* per block: the number of the batch (rc_syncdep_batch) it is a divergent branch of; an epoch,
+   * so that no batch clears it */
+  uint32_t *batch_of, batch;
+  rc_u32vec links; /* scratch: the chain of branches one propagation stands for */
+  uint32_t npropagations; /* propagations run (for the tests: one per chain) */
 } rc_syncdep;
 
 typedef struct rc_syncdep_result {
@@ -39,10 +46,12 @@ typedef struct rc_syncdep_result {
  * its own (the reference the tests compare with). */
 void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, const rc_domtree *pdom,
                      const rc_cycle_info *ci, bool prune);
-/* Propagate from divergent branch B (reachable); appends to r (which may repeat entries). An
- * irreducible cycle holding B that was already made divergent adds nothing. Joins and exits that
- * earlier calls found already may be left out of r. */
-void rc_syncdep_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r);
+/* Propagate from the divergent branches (reachable), in the order given (reverse post-order);
+ * appends to r (which may repeat entries). An irreducible cycle holding a branch that was already
+ * made divergent adds nothing. Joins and exits that earlier calls found already may be left out of
+ * r. With prune, a chain of branches (a lowered switch) is propagated once, as the multi-way
+ * branch it stands for (see "Chains of branches" in syncdep.c). */
+void rc_syncdep_batch(rc_syncdep *s, const uint32_t *branches, uint32_t n, rc_syncdep_result *r);
 void rc_syncdep_free(rc_syncdep *s);
 void rc_syncdep_result_free(rc_syncdep_result *r);
 

@@ -33,7 +33,10 @@
  *   aside) stay uniform.
  *   Branches are propagated in batches in reverse post-order, each confined to the region that
  *   earlier ones leave it: where an earlier branch labelled otherwise, everything that could be
- *   found was found already (see "Sharing between branches" in syncdep.c).
+ *   found was found already (see "Sharing between branches" in syncdep.c). A branch reached only
+ *   from another branch of the batch, in the same cycles (a link of a lowered switch's chain), is
+ *   propagated with it, as one multi-way branch: one propagation per chain, not one per link
+ *   (see "Chains of branches" in syncdep.c).
  * Temporal divergence. If an exit of a reducible cycle C that contains B has two labels and
  *   received one from C's header (threads that went round again), threads leave C in different
  *   iterations (a divergent exit). Then every value defined in the outermost cycle containing B
@@ -239,9 +242,12 @@ static void propagate_branches(unif *s) {
   }
   s->branches.len = 0;
   qsort(order, nb, sizeof *order, cmp_u64);
-  rc_syncdep_result r = {0};
-  for (uint32_t i = 0; i < nb; i++) rc_syncdep_branch(&s->sd, (uint32_t)order[i], &r);
+  uint32_t *sorted = rc_xmalloc((nb ? nb : 1) * sizeof *sorted);
+  for (uint32_t i = 0; i < nb; i++) sorted[i] = (uint32_t)order[i];
   free(order);
+  rc_syncdep_result r = {0};
+  rc_syncdep_batch(&s->sd, sorted, nb, &r);
+  free(sorted);
   for (uint32_t i = 0; i < r.joins.len; i++) taint_phis(s, r.joins.data[i]);
   for (uint32_t i = 0; i < r.diverged.len; i++) {
     s->u->assumed_divergent[r.diverged.data[i]] = 1;
