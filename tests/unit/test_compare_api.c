@@ -6,6 +6,7 @@
 #include "reconv/compare.h"
 #include "reconv/cost.h"
 
+#include <stdio.h>
 #include <string.h>
 
 TEST(every_strategy_on_one_kernel) {
@@ -23,6 +24,8 @@ TEST(every_strategy_on_one_kernel) {
   CHECK(n >= 10);
   int auto_row = -1, ipdom_row = -1;
   for (int i = 0; i < n; i++) {
+    char why[700];
+    if (!rc_compare_row_ok(&rows[i])) fprintf(stderr, "%s: %s\n", rows[i].st->name, rc_compare_verdict(&rows[i], why, sizeof why));
     CHECK(rc_compare_row_ok(&rows[i]));
     if (strcmp(rows[i].st->name, RC_COMPARE_DEFAULT) == 0) auto_row = i;
     if (strcmp(rows[i].st->name, "ipdom") == 0) ipdom_row = i;
