@@ -34,7 +34,12 @@ for t in "$build"/test_* "$build"/prop_*; do
   [ -x "$t" ] && [ -f "$t" ] || continue
   name=$(basename "$t")
   ran=$((ran + 1))
-  if "${vg[@]}" --log-file="$logs/$name.vg" "$t" >"$logs/$name.out" 2>&1; then
+  # the native wave backend's JIT code for 64 lanes is long straight-line vector code, whose
+  # superblocks exhaust VEX's temporary storage under --track-origins ("the 'impossible'
+  # happened"); shorter superblocks translate (slowly)
+  extra=()
+  case "$name" in *native_wave*) extra=(--vex-guest-max-insns=10) ;; esac
+  if "${vg[@]}" "${extra[@]}" --log-file="$logs/$name.vg" "$t" >"$logs/$name.out" 2>&1; then
     echo "ok    $name"
   else
     echo "FAIL  $name"
