@@ -427,37 +427,30 @@ static LLVMValueRef emit_load(wcg *g, const rc_instr *i, bool scalar) {
   LLVMValueRef v;
   if (a.aff.base && a.aff.stride == 0 && !a.aff.valid) {
     v = load_uniform(g, &a, a.aff.base);
-  } else if (a.aff.base && (a.aff.stride == 0 || (uint64_t)a.aff.stride == a.size) &&
-             a.size == (uint64_t)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->mod), a.mt)) {
-    LLVMBasicBlockRef slow = NULL, join = NULL;
-    if (a.aff.valid) split_on(g, a.aff.valid, &slow, &join);
-    LLVMValueRef fast = a.aff.stride == 0 ? load_uniform(g, &a, a.aff.base) : load_consecutive(g, &a, wcg_exec_lanes(g));
-    v = fast;
-    if (a.aff.valid) {
-      LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(g->b);
-      LLVMBuildBr(g->b, join);
-      LLVMPositionBuilderAtEnd(g->b, slow);
-      LLVMValueRef lanes = gather(g, &a, wcg_exec_lanes(g));
-      LLVMBuildBr(g->b, join);
-      LLVMPositionBuilderAtEnd(g->b, join);
-      v = phi2(g, fast, fast_end, lanes, slow);
-    }
-  } else if (stride_elements(g, &a) > 1) {
-    unsigned k = stride_elements(g, &a);
-    LLVMBasicBlockRef slow = NULL, join = NULL;
-    if (a.aff.valid) split_on(g, a.aff.valid, &slow, &join);
-    v = load_strided(g, &a, wcg_exec_lanes(g), k);
-    if (a.aff.valid) {
-      LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(g->b);
-      LLVMBuildBr(g->b, join);
-      LLVMPositionBuilderAtEnd(g->b, slow);
-      LLVMValueRef lanes = gather(g, &a, wcg_exec_lanes(g));
-      LLVMBuildBr(g->b, join);
-      LLVMPositionBuilderAtEnd(g->b, join);
-      v = phi2(g, v, fast_end, lanes, slow);
-    }
   } else {
-    v = gather(g, &a, wcg_exec_lanes(g));
+    /* uniform, consecutive (k = 1) or strided (k > 1) where the address's form holds, guarded by
+     * its validity with the gather as the other path; per lane otherwise */
+    unsigned k = stride_elements(g, &a);
+    bool uniform = a.aff.base && a.aff.stride == 0 &&
+                   a.size == (uint64_t)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->mod), a.mt);
+    if (!uniform && k == 0) {
+      v = gather(g, &a, wcg_exec_lanes(g));
+    } else {
+      LLVMBasicBlockRef slow = NULL, join = NULL;
+      if (a.aff.valid) split_on(g, a.aff.valid, &slow, &join);
+      v = uniform ? load_uniform(g, &a, a.aff.base)
+          : k == 1 ? load_consecutive(g, &a, wcg_exec_lanes(g))
+                   : load_strided(g, &a, wcg_exec_lanes(g), k);
+      if (a.aff.valid) {
+        LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(g->b);
+        LLVMBuildBr(g->b, join);
+        LLVMPositionBuilderAtEnd(g->b, slow);
+        LLVMValueRef lanes = gather(g, &a, wcg_exec_lanes(g));
+        LLVMBuildBr(g->b, join);
+        LLVMPositionBuilderAtEnd(g->b, join);
+        v = phi2(g, v, fast_end, lanes, slow);
+      }
+    }
   }
   return from_memory(g, v, t);
 }
@@ -513,27 +506,19 @@ static void emit_store(wcg *g, const rc_instr *i, bool scalar) {
     store_uniform(g, &a, a.aff.base, value, t);
     return;
   }
+  /* uniform, consecutive (k = 1) or strided (k > 1: the lanes never overlap, so the order of
+   * their stores does not matter) where the address's form holds, the scatter otherwise */
   unsigned k = stride_elements(g, &a);
-  if (k > 1) { /* strided lanes never overlap: the order of the lanes' stores does not matter */
-    LLVMBasicBlockRef slow = NULL, join = NULL;
-    if (a.aff.valid) split_on(g, a.aff.valid, &slow, &join);
-    store_strided(g, &a, to_memory(g, wcg_vector(g, value), t, true), wcg_exec_lanes(g), k);
-    if (!a.aff.valid) return;
-    LLVMBuildBr(g->b, join);
-    LLVMPositionBuilderAtEnd(g->b, slow);
-    scatter(g, &a, to_memory(g, wcg_vector(g, value), t, true), wcg_exec_lanes(g));
-    LLVMBuildBr(g->b, join);
-    LLVMPositionBuilderAtEnd(g->b, join);
-    return;
-  }
-  if (!a.aff.base || !fits || (a.aff.stride != 0 && (uint64_t)a.aff.stride != a.size)) {
+  bool uniform = a.aff.base && a.aff.stride == 0 && fits;
+  if (!uniform && k == 0) {
     scatter(g, &a, to_memory(g, wcg_vector(g, value), t, true), wcg_exec_lanes(g));
     return;
   }
   LLVMBasicBlockRef slow = NULL, join = NULL;
   if (a.aff.valid) split_on(g, a.aff.valid, &slow, &join);
-  if (a.aff.stride == 0) store_uniform(g, &a, a.aff.base, value, t);
-  else store_consecutive(g, &a, to_memory(g, wcg_vector(g, value), t, true), wcg_exec_lanes(g));
+  if (uniform) store_uniform(g, &a, a.aff.base, value, t);
+  else if (k == 1) store_consecutive(g, &a, to_memory(g, wcg_vector(g, value), t, true), wcg_exec_lanes(g));
+  else store_strided(g, &a, to_memory(g, wcg_vector(g, value), t, true), wcg_exec_lanes(g), k);
   if (!a.aff.valid) return;
   LLVMBuildBr(g->b, join);
   LLVMPositionBuilderAtEnd(g->b, slow);
