@@ -31,15 +31,10 @@ bench_find_tools() {
     else echo "$prog: no reconv on PATH; give --reconv PATH" >&2; exit 2; fi
   fi
   command -v "$reconv" >/dev/null 2>&1 || { echo "$prog: '$reconv' not found" >&2; exit 2; }
-  clang=${RECONV_CLANG:-}
-  if [ -z "$clang" ]; then
-    if command -v llvm-config >/dev/null 2>&1 && [ -x "$(llvm-config --bindir)/clang" ]; then clang="$(llvm-config --bindir)/clang"
-    elif command -v clang >/dev/null 2>&1; then clang=clang
-    else clang="clang-14"; fi
-  fi
-  llc=llc
-  if command -v llvm-config >/dev/null 2>&1 && [ -x "$(llvm-config --bindir)/llc" ]; then llc="$(llvm-config --bindir)/llc"
-  elif ! command -v llc >/dev/null 2>&1; then llc="llc-14"; fi
+  # shellcheck source=scripts/llvm_tools.sh
+  . "$bench_dir/../scripts/llvm_tools.sh"
+  clang=$(llvm_tool "$reconv" clang)
+  llc=$(llvm_tool "$reconv" llc)
   if [ -n "$need_llc" ]; then
     command -v "$clang" >/dev/null 2>&1 || { echo "$prog: clang not found (set RECONV_CLANG)" >&2; exit 2; }
     command -v "$llc" >/dev/null 2>&1 || { echo "$prog: llc not found (LLVM's llc, with the AMDGPU target)" >&2; exit 2; }

@@ -58,9 +58,9 @@ if [ -z "$reconv" ]; then
   elif [ -x "$here/../build/bin/reconv" ]; then reconv="$here/../build/bin/reconv"
   else echo "check-llvm-tests.sh: no reconv on PATH; give --reconv PATH" >&2; exit 2; fi
 fi
-optbin=opt
-if command -v llvm-config >/dev/null 2>&1 && [ -x "$(llvm-config --bindir)/opt" ]; then optbin="$(llvm-config --bindir)/opt"
-elif ! command -v opt >/dev/null 2>&1; then optbin=opt-14; fi
+# shellcheck source=scripts/llvm_tools.sh
+. "$here/llvm_tools.sh"
+optbin=$(llvm_tool "$reconv" opt)
 command -v "$optbin" >/dev/null 2>&1 || { echo "check-llvm-tests.sh: LLVM's opt not found" >&2; exit 2; }
 files=()
 for i in "${inputs[@]}"; do

@@ -94,14 +94,10 @@ if [ -z "$reconv" ]; then
   elif [ -x "$here/../build/bin/reconv" ]; then reconv="$here/../build/bin/reconv"
   else echo "check-llvm.sh: no reconv on PATH; give --reconv PATH" >&2; exit 2; fi
 fi
-clang=${RECONV_CLANG:-}
-if [ -z "$clang" ]; then
-  if command -v llvm-config >/dev/null 2>&1 && [ -x "$(llvm-config --bindir)/clang" ]; then clang="$(llvm-config --bindir)/clang"
-  elif command -v clang >/dev/null 2>&1; then clang=clang
-  else clang=clang-14; fi
-fi
-optbin=opt
-if command -v llvm-config >/dev/null 2>&1 && [ -x "$(llvm-config --bindir)/opt" ]; then optbin="$(llvm-config --bindir)/opt"; fi
+# shellcheck source=scripts/llvm_tools.sh
+. "$here/llvm_tools.sh"
+clang=$(llvm_tool "$reconv" clang)
+optbin=$(llvm_tool "$reconv" opt)
 for t in "$reconv" "$clang" "$optbin"; do
   command -v "$t" >/dev/null 2>&1 || { echo "check-llvm.sh: '$t' not found" >&2; exit 2; }
 done

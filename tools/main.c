@@ -78,7 +78,8 @@ int main(int argc, char **argv) {
   if (cli_flag(c, NULL, "--version")) {
     printf("reconv %s", RECONV_VERSION);
 #ifdef RECONV_HAVE_LLVM
-    printf(" (with llvm)");
+    /* scripts read the LLVM version and its tools' directory from here (scripts/llvm_tools.sh) */
+    printf(" (with llvm %s, tools in %s)", RECONV_LLVM_VERSION, RECONV_LLVM_BINDIR);
 #endif
     printf("\n");
     return EXIT_OK;

@@ -11,6 +11,7 @@
  * blocks are the thesis's LLVM pass's). Values used before their definition (in a block order
  * that is not a dominance order) get placeholders that are replaced once defined. */
 #include "bridge.h"
+#include "llvm_compat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,12 +74,12 @@ LLVMValueRef ex_function(exporter *ex, const char *name, LLVMTypeRef ret, LLVMTy
     return f;
   }
   f = LLVMAddFunction(ex->lmod, name, fty);
-  const char *attrs[] = {"nounwind", readnone ? "readnone" : NULL, readnone ? "willreturn" : NULL,
-                         convergent ? "convergent" : NULL};
-  for (int i = 0; i < 4; i++)
+  const char *attrs[] = {"nounwind", readnone ? "willreturn" : NULL, convergent ? "convergent" : NULL};
+  for (int i = 0; i < 3; i++)
     if (attrs[i])
       LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                               LLVMCreateEnumAttribute(ex->lctx, LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i])), 0));
+  if (readnone) LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, rc_llvm_readnone_attr(ex->lctx));
   return f;
 }
 

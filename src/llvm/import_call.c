@@ -12,17 +12,18 @@
  * RC_IF_VARYING marks what the target's own divergence analysis treats as divergent whatever the
  * operands — on amdgcn, every call that is not an intrinsic (docs/llvm.md, "Uniformity"). */
 #include "bridge.h"
+#include "llvm_compat.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* Does a call of this callee write memory or have other effects, as far as LLVM's attributes say? */
 static bool call_has_effects(LLVMValueRef call, LLVMValueRef callee) {
-  unsigned readnone = LLVMGetEnumAttributeKindForName("readnone", 8);
+  unsigned kind = rc_llvm_memory_attr_kind();
   if (callee && LLVMIsAFunction(callee) &&
-      LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, readnone))
+      rc_llvm_attr_is_readnone(LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind)))
     return false;
-  return !LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, readnone);
+  return !rc_llvm_attr_is_readnone(LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind));
 }
 
 rc_instr *imp_opaque_shell(importer *im, LLVMValueRef inst, rc_type t) {

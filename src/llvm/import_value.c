@@ -9,6 +9,7 @@
  * laid out differently in reconv's memory, consistently so: getelementptr offsets, allocas, loads
  * and stores all follow reconv's layout. */
 #include "bridge.h"
+#include "llvm_compat.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -155,7 +156,7 @@ static rc_value *composite(importer *im, LLVMValueRef c, rc_type t, unsigned dep
   rc_value *r = NULL;
   uint32_t i = 0;
   for (; i < n; i++) {
-    LLVMValueRef ec = data ? LLVMGetElementAsConstant(c, i) : LLVMGetOperand(c, i);
+    LLVMValueRef ec = data ? rc_llvm_aggregate_element(c, i) : LLVMGetOperand(c, i);
     if (!(e[i] = constant_at(im, ec, depth + 1))) break;
   }
   if (i == n) r = rc_const_composite(im->k, t, e);
@@ -273,7 +274,7 @@ static bool bytes_at(importer *im, LLVMValueRef c, rc_type t, uint8_t *out, uint
     bool data = LLVMIsAConstantDataSequential(c) != NULL;
     uint32_t n = rc_type_count(im->m, t);
     for (uint32_t i = 0; i < n; i++) {
-      LLVMValueRef ec = data ? LLVMGetElementAsConstant(c, i) : LLVMGetOperand(c, i);
+      LLVMValueRef ec = data ? rc_llvm_aggregate_element(c, i) : LLVMGetOperand(c, i);
       uint64_t off = rc_type_offset(im->m, t, i);
       if (off > size || !bytes_at(im, ec, rc_type_elem(im->m, t, i), out + off, size - off, depth + 1))
         return false;

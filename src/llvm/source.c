@@ -2,6 +2,7 @@
  * running LLVM's own passes on it: the user's --llvm-passes pipeline (e.g. LLVM's structurizer as
  * a peer of reconv's transforms). */
 #include "bridge.h"
+#include "llvm_compat.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -122,6 +123,46 @@ static void drop_optnone(LLVMModuleRef m) {
     LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optnone);
 }
 
+/* Pass names that differ between the LLVM versions reconv supports, each spelling accepted on
+ * every version: LLVM 15 renamed lowerswitch to lower-switch, LLVM 17 replaced the divergence
+ * analysis by the uniformity analysis (print<divergence> by print<uniformity>). */
+static const struct {
+  const char *old_name, *new_name;
+  int since; /* the LLVM major version that knows only new_name */
+} renamed_passes[] = {
+    {"lowerswitch", "lower-switch", 15},
+    {"print<divergence>", "print<uniformity>", 17},
+    {"divergence", "uniformity", 17},
+};
+
+static bool pass_name_end(char ch) { return ch == 0 || ch == ',' || ch == ')'; }
+
+/* The pipeline with each pass name spelled as this LLVM spells it (a new string to free). */
+static char *bridge_versioned_pipeline(const char *pipeline) {
+  rc_strbuf out;
+  rc_sb_init(&out);
+  const char *p = pipeline;
+  while (*p) {
+    bool at_name = p == pipeline || p[-1] == ',' || p[-1] == '(';
+    bool replaced = false;
+    for (size_t i = 0; at_name && i < sizeof renamed_passes / sizeof renamed_passes[0]; i++) {
+      bool to_new = LLVM_VERSION_MAJOR >= renamed_passes[i].since;
+      const char *from = to_new ? renamed_passes[i].old_name : renamed_passes[i].new_name;
+      const char *to = to_new ? renamed_passes[i].new_name : renamed_passes[i].old_name;
+      size_t n = strlen(from);
+      if (strncmp(p, from, n) == 0 && pass_name_end(p[n])) {
+        rc_sb_puts(&out, to);
+        p += n;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) rc_sb_putc(&out, *p++);
+  }
+  if (!out.data) rc_sb_puts(&out, "");
+  return out.data;
+}
+
 int bridge_run_passes(rc_ctx *ctx, const char *path, LLVMModuleRef m, const char *pipeline) {
   drop_optnone(m);
   /* The target machine gives the passes the target's cost model (TTI), which e.g. the divergence
@@ -129,7 +170,9 @@ int bridge_run_passes(rc_ctx *ctx, const char *path, LLVMModuleRef m, const char
   LLVMTargetMachineRef tm = target_machine(m);
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
   LLVMPassBuilderOptionsSetVerifyEach(po, 1);
-  LLVMErrorRef e = LLVMRunPasses(m, pipeline, tm, po);
+  char *spelled = bridge_versioned_pipeline(pipeline);
+  LLVMErrorRef e = LLVMRunPasses(m, spelled, tm, po);
+  free(spelled);
   LLVMDisposePassBuilderOptions(po);
   if (tm) LLVMDisposeTargetMachine(tm);
   if (e) {
@@ -534,7 +577,50 @@ static bool contains(const char *p, size_t len, const char *w) {
   return false;
 }
 
+/* What print<uniformity> (LLVM 17 and later) writes: per function "UniformityInfo for function
+ * 'NAME':", then (unless "ALL VALUES UNIFORM") per block in the function's order "BLOCK NAME",
+ * its definitions, "TERMINATORS", the terminator ("  DIVERGENT:   br ..." when divergent; a
+ * switch continues on further lines) and "END BLOCK". */
+static void parse_uniformity(LLVMModuleRef m, const char *text, ptrmap *out) {
+  static const char head[] = "UniformityInfo for function '";
+  LLVMValueRef fn = NULL;
+  uint8_t *verdicts = NULL;
+  uint32_t nblocks = 0, block = 0;
+  bool terminator_next = false;
+  for (const char *p = text; *p;) {
+    const char *eol = strchr(p, '\n');
+    size_t len = eol ? (size_t)(eol - p) : strlen(p);
+    if (len > sizeof head - 1 && memcmp(p, head, sizeof head - 1) == 0) {
+      char name[1024];
+      size_t nl = len - (sizeof head - 1);
+      if (nl >= 2) nl -= 2; /* the closing "':" */
+      if (nl >= sizeof name) nl = sizeof name - 1;
+      memcpy(name, p + sizeof head - 1, nl);
+      name[nl] = 0;
+      fn = LLVMGetNamedFunction(m, name);
+      nblocks = fn ? LLVMCountBasicBlocks(fn) : 0;
+      verdicts = fn ? rc_xcalloc(nblocks + 1, 1) : NULL;
+      if (fn) ptrmap_put(out, fn, verdicts);
+      block = 0;
+      terminator_next = false;
+    } else if (fn && len >= 6 && memcmp(p, "BLOCK ", 6) == 0) {
+      block++;
+      terminator_next = false;
+    } else if (fn && len == 11 && memcmp(p, "TERMINATORS", 11) == 0) {
+      terminator_next = true;
+    } else if (fn && terminator_next) {
+      if (block > 0 && block <= nblocks) verdicts[block - 1] = contains(p, len, "DIVERGENT:");
+      terminator_next = false;
+    }
+    p = eol ? eol + 1 : p + len;
+  }
+}
+
 static void parse_divergence(LLVMModuleRef m, const char *text, ptrmap *out) {
+  if (strstr(text, "UniformityInfo for function '")) {
+    parse_uniformity(m, text, out);
+    return;
+  }
   static const char head[] = "'Divergence Analysis' for function '";
   const char *p = text;
   LLVMValueRef fn = NULL;

@@ -12,6 +12,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Comdat.h>
 #include <llvm-c/DebugInfo.h>
+#include <llvm-c/IRReader.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include <stdio.h>
@@ -336,6 +337,54 @@ static int run_pass(rc_native *n, const char *pipeline) {
 
 /* ---- the whole preparation ------------------------------------------------------------------------------- */
 
+/* Since LLVM 17, clang gives OpenCL's event_t (and image and sampler types) on SPIR targets as
+ * target extension types, target("spirv.Event"), which the host's code generator cannot lower
+ * (it has no size or alignment for them). The runtime library treats events as tokens that are
+ * passed around and never looked into, so here they become plain pointers: the module is printed,
+ * each `target("spirv....")` is spelled `ptr`, and the text is parsed again. A module without them
+ * (every module of LLVM 14, which has no such types) is left as it is. */
+static int spirv_types_as_pointers(rc_native *n) {
+  char *text = LLVMPrintModuleToString(n->mod);
+  static const char tag[] = "target(\"spirv.";
+  if (!strstr(text, tag)) {
+    LLVMDisposeMessage(text);
+    return 0;
+  }
+  rc_strbuf out;
+  rc_sb_init(&out);
+  for (const char *p = text; *p;) {
+    if (strncmp(p, tag, sizeof tag - 1) != 0) {
+      rc_sb_putc(&out, *p++);
+      continue;
+    }
+    /* to the closing parenthesis, past the quoted name and any type or integer parameters */
+    const char *q = p + strlen("target(");
+    bool quoted = false;
+    int depth = 1;
+    for (; *q && depth > 0; q++) {
+      if (*q == '"') quoted = !quoted;
+      else if (!quoted && *q == '(') depth++;
+      else if (!quoted && *q == ')') depth--;
+    }
+    rc_sb_puts(&out, "ptr");
+    p = q;
+  }
+  LLVMDisposeMessage(text);
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(out.data, out.len, n->path);
+  rc_sb_free(&out);
+  LLVMModuleRef m = NULL;
+  char *msg = NULL;
+  if (LLVMParseIRInContext(n->lctx, buf, &m, &msg)) { /* takes the buffer */
+    rc_error(n->ctx, "the native oracle cannot give %s's SPIR-V types as pointers (a bug of reconv): %s", n->path,
+             msg ? msg : "no reason given");
+    LLVMDisposeMessage(msg);
+    return -1;
+  }
+  LLVMDisposeModule(n->mod);
+  n->mod = m;
+  return 0;
+}
+
 static int prepare(rc_native *n, const rc_llvm_import_opts *opts, const rc_kernel *k, const char *kernel,
                    const rc_native *share) {
   char *source = NULL, *host_triple = NULL, *layout = NULL;
@@ -373,6 +422,7 @@ static int prepare(rc_native *n, const rc_llvm_import_opts *opts, const rc_kerne
   LLVMValueRef barrier = LLVMGetNamedFunction(n->mod, NATIVE_HOOK_BARRIER);
   n->has_barrier = barrier && LLVMGetFirstUse(barrier);
   trap_unreachable(n, b);
+  if (spirv_types_as_pointers(n)) goto out;
   char *msg = NULL;
   if (LLVMVerifyModule(n->mod, LLVMReturnStatusAction, &msg)) {
     rc_error(n->ctx, "the native oracle made an invalid module of %s (a bug of reconv):\n%s", n->path, msg);

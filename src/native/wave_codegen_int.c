@@ -117,7 +117,10 @@ static LLVMValueRef saturate_int(wcg *g, LLVMValueRef x, unsigned fb, bool from_
   LLVMTypeRef te = LLVMIntTypeInContext(g->lc, tb), tt = vec ? LLVMVectorType(te, g->W) : te;
   LLVMValueRef v = from_signed ? LLVMBuildSExt(B, x, wt, "") : LLVMBuildZExt(B, x, wt, "");
   LLVMValueRef one = LLVMConstInt(we, 1, 0);
-  LLVMValueRef top = LLVMConstShl(one, LLVMConstInt(we, to_signed ? tb - 1 : tb, 0));
+  /* 2^(tb-1) or 2^tb from its words: wb may be 65 bits, beyond LLVMConstInt's one word */
+  unsigned top_bit = to_signed ? tb - 1 : tb;
+  uint64_t top_words[2] = {top_bit < 64 ? (uint64_t)1 << top_bit : 0, top_bit >= 64 ? (uint64_t)1 << (top_bit - 64) : 0};
+  LLVMValueRef top = LLVMConstIntOfArbitraryPrecision(we, 2, top_words);
   LLVMValueRef bound[2] = {to_signed ? LLVMConstNeg(top) : LLVMConstNull(we), LLVMConstSub(top, one)};
   const char *clamp[2] = {"llvm.smax", "llvm.smin"};
   for (int side = 0; side < 2; side++) {

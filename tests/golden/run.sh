@@ -6,6 +6,12 @@
 #   run.sh check FILE    exit 0 when the output matches, 1 (with a diff) when not, 77 to skip
 #   run.sh update FILE   write FILE.expected from the current output (scripts/update-golden.sh)
 #
+# Where the output depends on the LLVM reconv was built with (LLVM IR printed, clang's code), an
+# expectation for LLVM N may stand beside the default one as FILE.expected.llvmN: the runner checks
+# against it when reconv's LLVM is N. FILE.expected is the output with LLVM 14, the default
+# (CMakeLists.txt); update with another LLVM writes FILE.expected.llvmN only where that
+# LLVM's output differs from FILE.expected (and removes it where it no longer does).
+#
 # In a command: %s is the test file, %S its directory, %t a scratch file path, %T a scratch dir.
 # Each command's output (stdout, then stderr) is followed by "[exit N]" when N is not 0.
 # "REQUIRES: llvm", "REQUIRES: llc", "REQUIRES: dot", "REQUIRES: chromium", "REQUIRES: pocl" or
@@ -16,6 +22,11 @@ set -u
 mode=$1
 file=$2
 expected="$file.expected"
+# the major version of reconv's LLVM ("reconv 0.1.0 (with llvm 19.1.7, tools in ...)"), if any
+llvm_major=$(reconv --version 2>/dev/null | sed -n 's/.*with llvm \([0-9][0-9]*\)\..*/\1/p')
+default_llvm=14
+per_version=""
+[ -n "$llvm_major" ] && [ "$llvm_major" != "$default_llvm" ] && per_version="$file.expected.llvm$llvm_major"
 
 if grep -q 'REQUIRES:.*llvm' "$file" && ! reconv --version 2>/dev/null | grep -q 'llvm'; then
   echo "skipped: reconv was built without the LLVM bridge"; exit 77
@@ -65,7 +76,18 @@ fi
 
 case "$mode" in
   update)
-    if [ -f "$expected" ] && cmp -s "$actual" "$expected"; then
+    if [ -n "$per_version" ] && [ -f "$expected" ]; then
+      # another LLVM than the default: its own expectation only where its output differs
+      if cmp -s "$actual" "$expected"; then
+        [ -f "$per_version" ] && { rm -f "$per_version"; echo "removed:   $per_version (same as $expected)"; }
+        echo "unchanged: $expected"
+      elif [ -f "$per_version" ] && cmp -s "$actual" "$per_version"; then
+        echo "unchanged: $per_version"
+      else
+        cp "$actual" "$per_version"
+        echo "updated:   $per_version"
+      fi
+    elif [ -f "$expected" ] && cmp -s "$actual" "$expected"; then
       echo "unchanged: $expected"
     else
       cp "$actual" "$expected"
@@ -73,6 +95,7 @@ case "$mode" in
     fi
     ;;
   check)
+    [ -n "$per_version" ] && [ -f "$per_version" ] && expected=$per_version
     if [ ! -f "$expected" ]; then
       echo "$file: missing $expected (write it with: make update-golden TESTS=$file)" >&2
       cat "$actual"

@@ -24,17 +24,21 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 status=0
 for f in "${files[@]}"; do
-  # LLVM's verdicts: "KERNEL BLOCK divergent|uniform" per conditional branch. The printer writes a
-  # block's name as "<11 blanks>NAME:" and prefixes divergent instructions with "DIVERGENT:".
+  # LLVM's verdicts: "KERNEL BLOCK divergent|uniform" per conditional branch. LLVM 14's
+  # print<divergence> writes a block's name as "<11 blanks>NAME:" and prefixes divergent
+  # instructions with "DIVERGENT:"; print<uniformity> (LLVM 17 and later, which reconv runs for
+  # print<divergence> there) writes "BLOCK NAME" and "  DIVERGENT:".
   if ! reconv print "$f" --llvm-passes='print<divergence>' -o "$tmp/m.rir" 2>"$tmp/da"; then
     echo "$f: reconv print --llvm-passes='print<divergence>' failed"; cat "$tmp/da"; status=1
     continue
   fi
   awk '
     /^.Divergence Analysis. for function / { k = $NF; gsub(/^.|.:$/, "", k); b = ""; next }
+    /^UniformityInfo for function / { k = $NF; gsub(/^.|.:$/, "", k); b = ""; next }
     /^           [^ ].*:$/ { b = $1; sub(/:$/, "", b); gsub(/[^A-Za-z0-9_.]/, "_", b); next }
+    /^BLOCK / { b = $2; gsub(/[^A-Za-z0-9_.]/, "_", b); next }
     /^ +(br i1|switch) / { print k, (b == "" ? "<unnamed>" : b), "uniform"; next }
-    /^DIVERGENT: +(br i1|switch) / { print k, (b == "" ? "<unnamed>" : b), "divergent" }
+    /^ *DIVERGENT: +(br i1|switch) / { print k, (b == "" ? "<unnamed>" : b), "divergent" }
   ' "$tmp/da" | sort > "$tmp/llvm"
   # reconv's verdicts, from the JSON lines of reconv analyze (one object per kernel).
   if ! reconv analyze --json "$f" > "$tmp/json" 2>"$tmp/err"; then
