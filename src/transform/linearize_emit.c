@@ -321,10 +321,51 @@ void lin_emit_region(lin_build *b, const lin_region *r, rc_block *D, rc_block *P
 
 /* ---- the end: phis of g, O3, layout ---------------------------------------------------------------- */
 
+/* After O3 merged a guard into block x, x ends with `g = select c, A, B; ...; m = icmp eq g, C;
+ * br m, T, F`: the check tests x's own branch condition again, so the branch takes c itself (its
+ * targets swapped when C is B), and the compare goes. Returns the select, now maybe unused (the
+ * caller removes it when nothing else reads it), or NULL when x is not of that shape. */
+static rc_instr *fold_merged_check(rc_block *x) {
+  rc_instr *br = rc_block_term(x);
+  if (!br || br->op != RC_OP_BR || br->ops[0]->kind != RC_V_INSTR) return NULL;
+  rc_instr *m = (rc_instr *)br->ops[0];
+  if (m->op != RC_OP_ICMP || m->pred != RC_CMP_EQ || m->parent != x || m->ops[0]->kind != RC_V_INSTR ||
+      m->ops[1]->kind != RC_V_CONST)
+    return NULL;
+  rc_instr *sel = (rc_instr *)m->ops[0];
+  if (sel->op != RC_OP_SELECT || sel->parent != x || sel->ops[1]->kind != RC_V_CONST ||
+      sel->ops[2]->kind != RC_V_CONST)
+    return NULL;
+  int64_t A = ((rc_const *)sel->ops[1])->u.i, B = ((rc_const *)sel->ops[2])->u.i, C = ((rc_const *)m->ops[1])->u.i;
+  if (A == B || (C != A && C != B)) return NULL;
+  rc_instr_set_op(br, 0, sel->ops[0]);
+  if (C == B) {
+    rc_block *t = br->targets[0];
+    br->targets[0] = br->targets[1];
+    br->targets[1] = t;
+  }
+  rc_instr_detach(m);
+  return sel;
+}
+
+/* Remove the selects of cands that no instruction of k reads any more. */
+static void remove_unused(rc_kernel *k, rc_instr_vec *cands) {
+  if (!cands->len) return;
+  uint8_t *used = rc_xcalloc(k->nvalues + 1, 1);
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *in = k->blocks[b]->first; in; in = in->next)
+      for (uint32_t o = 0; o < in->nops; o++)
+        if (in->ops[o]->kind == RC_V_INSTR && in->ops[o]->id < k->nvalues) used[in->ops[o]->id] = 1;
+  for (uint32_t i = 0; i < cands->len; i++)
+    if (cands->data[i]->v.id < k->nvalues && !used[cands->data[i]->v.id]) rc_instr_detach(cands->data[i]);
+  free(used);
+}
+
 /* O3: a guard block whose only predecessor is a block of a region or a region's entry D that sets g
  * (which jumps to it) is merged into that block: the block ends with the guard's check. */
 static uint32_t merge_guards(lin_build *b, bool *dead) {
   uint32_t merged = 0;
+  rc_instr_vec selects = {0};
   for (uint32_t e = 0; e < b->emitted.len; e++)
     for (uint32_t i = 0; i < b->emitted.data[e].len; i++) {
       rc_block *g = b->emitted.data[e].data[i];
@@ -348,7 +389,12 @@ static uint32_t merge_guards(lin_build *b, bool *dead) {
             if (phi->targets[o] == g) phi->targets[o] = x;
       dead[g->id] = true;
       merged++;
+      rc_instr *sel = fold_merged_check(x);
+      if (sel) rc_vec_push(&selects, sel);
     }
+  /* the gs the merged checks no longer read (a select whose value a phi still takes stays) */
+  remove_unused(b->k, &selects);
+  rc_vec_free(&selects);
   return merged;
 }
 
