@@ -467,6 +467,8 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
     acc->unguarded += b.counts.unguarded;
     acc->nested_then += b.counts.nested_then;
     acc->nested_else += b.counts.nested_else;
+    acc->nested_loops += b.counts.nested_loops;
+    acc->loop_guards += b.counts.loop_guards;
     acc->merged += b.counts.merged;
   }
   return rc;
@@ -609,6 +611,8 @@ int rc_pass_linearize(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_st
     rc_stats_set(stats, "checks_removed", acc.unguarded);
     rc_stats_set(stats, "nested_then", acc.nested_then);
     rc_stats_set(stats, "nested_else", acc.nested_else);
+    rc_stats_set(stats, "nested_loops", acc.nested_loops);
+    rc_stats_set(stats, "loop_guards", acc.loop_guards);
     rc_stats_set(stats, "guards_merged", acc.merged);
     rc_stats_set(stats, "joins_split", acc.joins_split);
     rc_stats_set(stats, "blocks_after", k->nblocks);

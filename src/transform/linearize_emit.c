@@ -26,13 +26,24 @@ typedef struct emit_guard {
   dangling_vec side[2]; /* then, else */
 } emit_guard;
 
+/* A loop of the output being emitted, as the level around it left it: its guards open[base ..],
+ * its chain, and where the loop sits in it (depth: in a side of its open guard at that depth). */
+typedef struct emit_level {
+  uint32_t base, depth;
+  bool else_side;
+  dangling_vec chain;
+} emit_level;
+
 typedef struct emitter {
   lin_build *b;
   const lin_region *r;
   rc_block *P;
   lin_block_vec *out;       /* blocks in emission order */
   dangling_vec chain;       /* the open edges of the current loop level */
-  RC_VEC(emit_guard) open;  /* guards whose sides are still being filled */
+  RC_VEC(emit_guard) open;  /* guards whose sides are still being filled; open[base ..] are the
+                               current loop level's */
+  uint32_t base;
+  RC_VEC(emit_level) levels;  /* the loops around the current position */
   RC_VEC(rc_block *) headers; /* per open loop: its first entry (NULL until made) */
 } emitter;
 
@@ -95,8 +106,9 @@ static void close_innermost(emitter *em) {
   const char *near = em->out->data[em->out->len - 1]->name;
   join_if_several(em, &g.side[0], near);
   join_if_several(em, &g.side[1], near);
-  dangling_vec *dst = em->open.len ? &em->open.data[em->open.len - 1].side[em->open.data[em->open.len - 1].else_side]
-                                   : &em->chain;
+  dangling_vec *dst = em->open.len > em->base
+                          ? &em->open.data[em->open.len - 1].side[em->open.data[em->open.len - 1].else_side]
+                          : &em->chain;
   for (int s = 0; s < 2; s++)
     for (uint32_t i = 0; i < g.side[s].len; i++) rc_vec_push(dst, g.side[s].data[i]);
   rc_vec_free(&g.side[0]);
@@ -104,7 +116,17 @@ static void close_innermost(emitter *em) {
 }
 
 static void close_all(emitter *em) {
-  while (em->open.len) close_innermost(em);
+  while (em->open.len > em->base) close_innermost(em);
+}
+
+/* The open edges an item at `depth` of the current level (in the else side or not) is entered by:
+ * the level's chain, or the side of the open guard it is nested in. Guards deeper close first. */
+static dangling_vec *pending_for(emitter *em, uint32_t depth, bool else_side) {
+  while (em->open.len > em->base + depth) close_innermost(em);
+  if (depth == 0) return &em->chain;
+  emit_guard *parent = &em->open.data[em->base + depth - 1];
+  if (else_side && !parent->else_side) parent->else_side = true;
+  return &parent->side[parent->else_side];
 }
 
 /* Make `entry` the target of the open edges v; the first entry after a loop begins is its header. */
@@ -124,12 +146,8 @@ static void push_unit(emitter *em, uint32_t p) {
 static void emit_unit(emitter *em, const lin_step *st) {
   const lin_region *r = em->r;
   rc_kernel *k = em->b->k;
-  while (em->open.len > st->depth) close_innermost(em);
-  dangling_vec *pend = &em->chain;
+  dangling_vec *pend = pending_for(em, st->depth, st->else_side);
   if (st->depth > 0) {
-    emit_guard *parent = &em->open.data[st->depth - 1];
-    if (st->else_side && !parent->else_side) parent->else_side = true;
-    pend = &parent->side[parent->else_side];
     if (st->else_side) em->b->counts.nested_else++;
     else em->b->counts.nested_then++;
   }
@@ -161,8 +179,46 @@ static void emit_unit(emitter *em, const lin_step *st) {
   rc_vec_push(&em->open, g);
 }
 
-/* Alg. 1 lines 24-33: after block q, a guard that sends the values of its loop back. */
-static void emit_back_guard(emitter *em, uint32_t q) {
+/* O1 for a loop (linearize_guards.c's begin_loop): a guard `g == p` whose then side will hold the
+ * loop that begins next; the other values take its else side past the loop. */
+static void emit_loop_guard(emitter *em, const lin_step *st) {
+  dangling_vec *pend = pending_for(em, st->depth, st->else_side);
+  char name[160];
+  snprintf(name, sizeof name, "%.140s.L.G", em->b->k->blocks[em->r->block[st->first]]->name);
+  rc_instr *phi;
+  rc_block *guard = new_guard_block(em, name, &phi);
+  rc_builder bld;
+  rc_builder_at_end(&bld, guard);
+  rc_value *m = rc_build_cmp(&bld, st->range ? RC_CMP_ULE : RC_CMP_EQ, &phi->v, guard_const(em->b, st->pos), NULL);
+  rc_instr *br = rc_build_br(&bld, m, em->b->placeholder, em->b->placeholder);
+  enter(em, pend, guard);
+  em->b->counts.loop_guards++;
+  emit_guard g = {false, {{0}, {0}}};
+  push_dangling(&g.side[0], br, 0);
+  push_dangling(&g.side[1], br, 1);
+  rc_vec_push(&em->open, g);
+}
+
+/* A loop of the output begins: a level of its own, entered by the open edges where it sits (the
+ * chain, or a side of an open guard: linearize_guards.c's begin_loop); the first entry made in it
+ * is its header. */
+static void begin_loop(emitter *em, const lin_step *st) {
+  dangling_vec *pend = pending_for(em, st->depth, st->else_side);
+  emit_level lv = {em->base, st->depth, st->else_side, {0}};
+  if (st->depth > 0) { /* the side's edges enter the loop; the level's chain waits for its end */
+    lv.chain = em->chain;
+    em->chain = *pend;
+    *pend = (dangling_vec){0};
+    em->b->counts.nested_loops++;
+  } /* else the chain itself enters the loop, and the loop's exit starts it again */
+  rc_vec_push(&em->levels, lv);
+  em->base = em->open.len;
+  rc_vec_push(&em->headers, NULL);
+}
+
+/* Alg. 1 lines 24-33: after block q, a guard that sends the values of its loop back; the loop's
+ * level ends, and the guard's other edge goes on where the loop sits. */
+static void emit_back_guard(emitter *em, uint32_t q, uint32_t exit_value) {
   close_all(em);
   rc_kernel *k = em->b->k;
   char name[160];
@@ -175,8 +231,17 @@ static void emit_back_guard(emitter *em, uint32_t q) {
   rc_builder_at_end(&bld, be);
   rc_value *c = rc_build_cmp(&bld, RC_CMP_ULE, &phi->v, guard_const(em->b, q), NULL);
   rc_instr *br = rc_build_br(&bld, c, header, em->b->placeholder);
-  push_dangling(&em->chain, br, 1);
   em->b->counts.back_guards++;
+  if (exit_value != RC_NONE) {
+    while (em->b->gexit.len <= be->id) rc_vec_push(&em->b->gexit, NULL);
+    em->b->gexit.data[be->id] = guard_const(em->b, exit_value);
+  }
+  emit_level lv = em->levels.data[--em->levels.len];
+  rc_vec_free(&em->chain);
+  em->chain = lv.chain;
+  em->base = lv.base;
+  dangling_vec *dst = lv.depth ? &em->open.data[lv.base + lv.depth - 1].side[lv.else_side] : &em->chain;
+  push_dangling(dst, br, 1);
 }
 
 /* g at the end of block x, whose successors s go to position pos_of(s): a select on its branch
@@ -238,10 +303,9 @@ void lin_emit_region(lin_build *b, const lin_region *r, rc_block *D, rc_block *P
   for (uint32_t i = 0; i < plan->len; i++) {
     const lin_step *st = &plan->data[i];
     if (st->kind == LIN_STEP_UNIT) emit_unit(&em, st);
-    else if (st->kind == LIN_STEP_LOOP_BEGIN) {
-      close_all(&em);
-      rc_vec_push(&em.headers, NULL);
-    } else emit_back_guard(&em, st->pos);
+    else if (st->kind == LIN_STEP_LOOP_BEGIN) begin_loop(&em, st);
+    else if (st->kind == LIN_STEP_LOOP_GUARD) emit_loop_guard(&em, st);
+    else emit_back_guard(&em, st->pos, st->exit_value);
   }
   close_all(&em);
   /* Alg. 1 lines 18-20: the last guard and block go to P; a join of their own when P has other
@@ -250,16 +314,58 @@ void lin_emit_region(lin_build *b, const lin_region *r, rc_block *D, rc_block *P
   patch(&em.chain, P);
   rc_vec_free(&em.chain);
   rc_vec_free(&em.open);
+  rc_vec_free(&em.levels);
   rc_vec_free(&em.headers);
   rc_vec_push(&b->emitted, out);
 }
 
 /* ---- the end: phis of g, O3, layout ---------------------------------------------------------------- */
 
+/* After O3 merged a guard into block x, x ends with `g = select c, A, B; ...; m = icmp eq g, C;
+ * br m, T, F`: the check tests x's own branch condition again, so the branch takes c itself (its
+ * targets swapped when C is B), and the compare goes. Returns the select, now maybe unused (the
+ * caller removes it when nothing else reads it), or NULL when x is not of that shape. */
+static rc_instr *fold_merged_check(rc_block *x) {
+  rc_instr *br = rc_block_term(x);
+  if (!br || br->op != RC_OP_BR || br->ops[0]->kind != RC_V_INSTR) return NULL;
+  rc_instr *m = (rc_instr *)br->ops[0];
+  if (m->op != RC_OP_ICMP || m->pred != RC_CMP_EQ || m->parent != x || m->ops[0]->kind != RC_V_INSTR ||
+      m->ops[1]->kind != RC_V_CONST)
+    return NULL;
+  rc_instr *sel = (rc_instr *)m->ops[0];
+  if (sel->op != RC_OP_SELECT || sel->parent != x || sel->ops[1]->kind != RC_V_CONST ||
+      sel->ops[2]->kind != RC_V_CONST)
+    return NULL;
+  int64_t A = ((rc_const *)sel->ops[1])->u.i, B = ((rc_const *)sel->ops[2])->u.i, C = ((rc_const *)m->ops[1])->u.i;
+  if (A == B || (C != A && C != B)) return NULL;
+  rc_instr_set_op(br, 0, sel->ops[0]);
+  if (C == B) {
+    rc_block *t = br->targets[0];
+    br->targets[0] = br->targets[1];
+    br->targets[1] = t;
+  }
+  rc_instr_detach(m);
+  return sel;
+}
+
+/* Remove the selects of cands that no instruction of k reads any more. */
+static void remove_unused(rc_kernel *k, rc_instr_vec *cands) {
+  if (!cands->len) return;
+  uint8_t *used = rc_xcalloc(k->nvalues + 1, 1);
+  for (uint32_t b = 0; b < k->nblocks; b++)
+    for (const rc_instr *in = k->blocks[b]->first; in; in = in->next)
+      for (uint32_t o = 0; o < in->nops; o++)
+        if (in->ops[o]->kind == RC_V_INSTR && in->ops[o]->id < k->nvalues) used[in->ops[o]->id] = 1;
+  for (uint32_t i = 0; i < cands->len; i++)
+    if (cands->data[i]->v.id < k->nvalues && !used[cands->data[i]->v.id]) rc_instr_detach(cands->data[i]);
+  free(used);
+}
+
 /* O3: a guard block whose only predecessor is a block of a region or a region's entry D that sets g
  * (which jumps to it) is merged into that block: the block ends with the guard's check. */
 static uint32_t merge_guards(lin_build *b, bool *dead) {
   uint32_t merged = 0;
+  rc_instr_vec selects = {0};
   for (uint32_t e = 0; e < b->emitted.len; e++)
     for (uint32_t i = 0; i < b->emitted.data[e].len; i++) {
       rc_block *g = b->emitted.data[e].data[i];
@@ -283,7 +389,12 @@ static uint32_t merge_guards(lin_build *b, bool *dead) {
             if (phi->targets[o] == g) phi->targets[o] = x;
       dead[g->id] = true;
       merged++;
+      rc_instr *sel = fold_merged_check(x);
+      if (sel) rc_vec_push(&selects, sel);
     }
+  /* the gs the merged checks no longer read (a select whose value a phi still takes stays) */
+  remove_unused(b->k, &selects);
+  rc_vec_free(&selects);
   return merged;
 }
 
@@ -336,6 +447,9 @@ int lin_build_finish(rc_ctx *ctx, lin_build *b, int opt) {
       rc_block *pb = blk->preds[p];
       if (rc_phi_index_of(phi, pb) >= 0) continue;
       rc_value *v = pb->id < b->gend.len ? b->gend.data[pb->id] : NULL;
+      /* the exit edge of a back-edge guard that only one value leaves by */
+      if (pb->id < b->gexit.len && b->gexit.data[pb->id] && rc_block_term(pb)->targets[0] != blk)
+        v = b->gexit.data[pb->id];
       if (!v) {
         rc = rc_error(ctx, "linearize: @%s: no guard value at the end of block %s (a bug in reconv)", k->name,
                       pb->name);
@@ -356,6 +470,7 @@ int lin_build_finish(rc_ctx *ctx, lin_build *b, int opt) {
     layout(b);
   }
   rc_vec_free(&b->gend);
+  rc_vec_free(&b->gexit);
   rc_vec_free(&b->phis);
   for (uint32_t e = 0; e < b->emitted.len; e++) rc_vec_free(&b->emitted.data[e]);
   rc_vec_free(&b->emitted);

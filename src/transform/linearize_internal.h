@@ -48,8 +48,13 @@ void lin_guard_values(lin_region *r);
 typedef enum lin_step_kind {
   LIN_STEP_UNIT,       /* block `pos`, guarded or not, at `depth` of nesting in a side of an
                           enclosing guard (0: in the chain of its loop level) */
-  LIN_STEP_LOOP_BEGIN, /* a loop of the output starts here (its header is the next entry) */
+  LIN_STEP_LOOP_BEGIN, /* a loop of the output, ending after block `pos`, starts here (its header
+                          is the next entry), at `depth` of nesting in its loop level as a unit;
+                          inside, the guards nest from depth 0 again */
   LIN_STEP_LOOP_END,   /* the back-edge guard after block `pos` */
+  LIN_STEP_LOOP_GUARD, /* a guard `g == pos` (or with `range`, `g <= pos`) around the loop that
+                          begins next, in its then side, at `depth` as a unit: the other values
+                          skip the loop (O1) */
 } lin_step_kind;
 
 typedef struct lin_step {
@@ -58,8 +63,14 @@ typedef struct lin_step {
                        every value that reaches it is the block's own) */
   bool else_side;   /* nested: in the else side (the guard's value did not match) of the enclosing
                        guard, else in its then side (after the enclosing block) */
+  bool range;       /* LIN_STEP_LOOP_GUARD: the check is `g <= pos` (the loop's last unit), not
+                       `g == pos` */
   uint32_t pos;
-  uint32_t depth;   /* LIN_STEP_UNIT: open guards it is nested in (this loop level) */
+  uint32_t depth;   /* LIN_STEP_UNIT, LIN_STEP_LOOP_BEGIN, LIN_STEP_LOOP_GUARD: open guards it is
+                       nested in (this loop level) */
+  uint32_t first;   /* LIN_STEP_LOOP_GUARD: the loop's first unit (the guard's name) */
+  uint32_t exit_value; /* LIN_STEP_LOOP_END: the only value g can hold when it leaves the loop, or
+                          RC_NONE */
 } lin_step;
 
 typedef RC_VEC(lin_step) lin_plan;
@@ -111,7 +122,7 @@ int lin_split_shared_joins(rc_ctx *ctx, rc_kernel *k, uint32_t *count);
 
 typedef struct lin_counts {
   uint32_t regions, region_blocks, subregions, guards, back_guards, joins, unguarded, nested_then,
-      nested_else, merged, joins_split;
+      nested_else, nested_loops, loop_guards, merged, joins_split;
 } lin_counts;
 
 typedef RC_VEC(rc_block *) lin_block_vec;
@@ -122,6 +133,7 @@ typedef struct lin_build {
   rc_kernel *k;
   rc_block *placeholder; /* target of edges not yet placed; removed at the end */
   RC_VEC(rc_value *) gend;
+  RC_VEC(rc_value *) gexit; /* by back-edge guard id: g on its exit edge when only one value leaves */
   rc_instr_vec phis;
   RC_VEC(lin_block_vec) emitted;
   RC_VEC(uint8_t) is_unit; /* by block id: a block of some region, or an entry D that sets g (O3) */
