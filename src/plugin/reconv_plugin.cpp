@@ -15,6 +15,7 @@
 //
 // LLVM's libraries are not linked in: the opt or clang that loads the plugin provides them, and
 // it must be of the LLVM version the plugin was built with.
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -27,6 +28,9 @@
 #include "reconv/llvm.h"
 #include "reconv/transform.h"
 
+#include <dlfcn.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -130,8 +134,33 @@ void registerCallbacks(llvm::PassBuilder &PB) {
   });
 }
 
+// The LLVM major version of the process that loaded the plugin, or 0 when it does not say: its C
+// API tells from LLVM 16 on (LLVMGetVersion), a shared libLLVM by its symbol versions (LLVM_14).
+// The plugin API's version is 1 in every LLVM since 11, so opt would not notice a plugin of another
+// LLVM until a call into it failed ("symbol lookup error").
+unsigned hostMajor() {
+  using GetVersion = void (*)(unsigned *, unsigned *, unsigned *);
+  if (void *F = dlsym(RTLD_DEFAULT, "LLVMGetVersion")) {
+    unsigned Major = 0, Minor = 0, Patch = 0;
+    reinterpret_cast<GetVersion>(F)(&Major, &Minor, &Patch);
+    return Major;
+  }
+  std::string Mine = "LLVM_" + std::to_string(LLVM_VERSION_MAJOR);
+  if (dlvsym(RTLD_DEFAULT, "LLVMContextCreate", Mine.c_str())) return LLVM_VERSION_MAJOR;
+  return 0;
+}
+
 } // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  unsigned Host = hostMajor();
+  // a host without LLVMGetVersion is older than LLVM 16
+  bool Mismatch = Host ? Host != LLVM_VERSION_MAJOR : LLVM_VERSION_MAJOR >= 16;
+  if (Mismatch) {
+    // API version 0: opt and clang refuse the plugin with an error of their own
+    if (Host) std::fprintf(stderr, "libreconv-plugin.so: built for LLVM %d, loaded into LLVM %u: load the plugin built with this LLVM\n", LLVM_VERSION_MAJOR, Host);
+    else std::fprintf(stderr, "libreconv-plugin.so: built for LLVM %d, loaded into an LLVM older than 16: load the plugin built with this LLVM\n", LLVM_VERSION_MAJOR);
+    return {0, "reconv", RECONV_VERSION, nullptr};
+  }
   return {LLVM_PLUGIN_API_VERSION, "reconv", RECONV_VERSION, registerCallbacks};
 }
