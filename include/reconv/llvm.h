@@ -36,8 +36,10 @@ rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_impo
 struct LLVMOpaqueModule;
 /* Import every kernel and function of an LLVM module the caller owns (e.g. the one `opt` or clang
  * runs passes on: the pass plugin, docs/llvm.md), as rc_llvm_import_file does for a file that holds
- * it: errors name the module's identifier as the file. Of opts only llvm_divergence applies. The
- * import does not change the module; the reconv module's origin is it, still the caller's: export
+ * it: errors name the module's identifier as the file. Of opts only llvm_divergence applies. A
+ * module without a function reconv can read (only declarations, or functions left as they are
+ * with a warning) gives a module without kernels, not an error. The import does not change the
+ * module; the reconv module's origin is it, still the caller's: export
  * with rc_llvm_export_into_origin to edit it in place, and keep it alive until then. */
 rc_module *rc_llvm_import_module(rc_ctx *ctx, struct LLVMOpaqueModule *mod, const rc_llvm_import_opts *opts);
 

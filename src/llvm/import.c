@@ -474,8 +474,9 @@ static void keep_origin(importer *im) {
 /* Import im->lmod (of context im->lctx), read from im->path: every function with a body, then
  * the run specifications (its metadata, then the comments rcs). Returns the module, which does not
  * own the LLVM module yet (keep_origin, or the caller's module for rc_llvm_import_module), or NULL
- * after reporting. */
-static rc_module *import_module(importer *im, const rc_llvm_import_opts *opts, const bridge_run_comments *rcs) {
+ * after reporting. A module without a function reconv can read is an error unless allow_empty. */
+static rc_module *import_module(importer *im, const rc_llvm_import_opts *opts, const bridge_run_comments *rcs,
+                                bool allow_empty) {
   rc_ctx *ctx = im->ctx;
   const char *path = im->path;
   im->td = LLVMGetModuleDataLayout(im->lmod);
@@ -524,7 +525,7 @@ static rc_module *import_module(importer *im, const rc_llvm_import_opts *opts, c
       free(spec);
     }
   }
-  if (!failed && m->nkernels == 0) {
+  if (!failed && m->nkernels == 0 && !allow_empty) {
     rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "no functions with a body that reconv can read");
     failed = true;
   }
@@ -566,7 +567,7 @@ rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_impo
   size_t plen = strlen(path);
   im.text_is_ll = plen > 3 && strcmp(path + plen - 3, ".ll") == 0;
   if (text && bridge_scan_run_comments(ctx, path, text, text_len, &rcs)) goto done;
-  m = import_module(&im, opts, &rcs);
+  m = import_module(&im, opts, &rcs, false);
   if (m) keep_origin(&im);
 done:
   bridge_run_comments_free(&rcs);
@@ -595,7 +596,7 @@ rc_module *rc_llvm_import_module(rc_ctx *ctx, struct LLVMOpaqueModule *mod, cons
   im.lmod = mod;
   im.lctx = LLVMGetModuleContext(mod);
   bridge_run_comments none = {0};
-  rc_module *m = import_module(&im, opts, &none);
+  rc_module *m = import_module(&im, opts, &none, true);
   if (m) {
     bridge_origin *o = rc_xmalloc(sizeof *o);
     o->ctx = im.lctx;

@@ -13,6 +13,10 @@ int rc_llvm_transform_module(rc_ctx *ctx, struct LLVMOpaqueModule *mod, const ch
   rc_module *m = rc_llvm_import_module(ctx, mod, NULL);
   if (!m) return -1;
   int rc = 0;
+  if (m->nkernels == 0) { /* nothing reconv can read: nothing to do (in a pipeline, not an error) */
+    rc_module_free(m);
+    return 0;
+  }
   /* as cli_load: unless the target's calling convention says what its backend assumes (amdgcn:
    * divergent unless `inreg`) */
   if (m->nkernels && !rc_uniformity_target_flags(m->kernels[0]) && rc_module_param_uniformity(m, 0)) rc = -1;

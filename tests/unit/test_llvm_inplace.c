@@ -1,7 +1,8 @@
 /* The pass plugin's path through the library (src/llvm/transform_module.c): a module the caller
  * owns (here parsed with LLVM's C API, in the plugin opt's or clang's) is imported without being
- * changed, transformed and exported into itself; errors before the export leave it as it was; the
- * export into the origin refuses a module that owns its LLVM module. (The plugin itself is covered
+ * changed, transformed and exported into itself; errors before the export leave it as it was, and
+ * a module without a function reconv can read is left alone without one; the export into the
+ * origin refuses a module that owns its LLVM module. (The plugin itself is covered
  * by tests/golden/plugin.) */
 #include "test.h"
 
@@ -107,6 +108,33 @@ TEST(transform_module_errors_leave_the_module_alone) {
   LLVMDisposeMessage(before);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);
+}
+
+TEST(transform_module_leaves_what_it_cannot_read) {
+  /* declarations only, and a function reconv does not represent (left as it is, with a warning):
+   * nothing to do, which in opt's or clang's pipeline is no error */
+  static const char *const inputs[] = {
+      "declare void @sink(i32)\n",
+      "define i128 @wide(i128 %x) {\nentry:\n  ret i128 %x\n}\n",
+  };
+  for (unsigned i = 0; i < 2; i++) {
+    test_diags d;
+    test_diags_init(&d);
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMModuleRef m = parse(c, inputs[i]);
+    CHECK(m != NULL);
+    if (!m) continue;
+    char *before = LLVMPrintModuleToString(m);
+    CHECK_EQ_INT(rc_llvm_transform_module(&d.ctx, m, "reconverge"), 0);
+    CHECK_EQ_INT(d.ctx.nerrors, 0);
+    if (i == 1) CHECK_STR_CONTAINS(d.text, "left as it is");
+    char *after = LLVMPrintModuleToString(m);
+    CHECK(strcmp(before, after) == 0);
+    LLVMDisposeMessage(after);
+    LLVMDisposeMessage(before);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+  }
 }
 
 TEST(export_into_origin_wants_a_borrowed_module) {

@@ -9,6 +9,8 @@
 // RUN: . tests/golden/plugin/env.sh && cd %T && reconv analyze in.ll | grep -c 'reconverging: *no'; "$opt" -load-pass-plugin="$plugin" -passes='reconverge<order=auto>' in.ll -S -o plugin.ll && reconv analyze plugin.ll | grep 'reconverging:'
 // the OptimizerLast extension point: default<O2> ends with reconverge (RECONV_PLUGIN_PIPELINE=none: not)
 // RUN: . tests/golden/plugin/env.sh && cd %T && "$opt" -load-pass-plugin="$plugin" -passes='default<O2>' in.ll -S -o o2.ll && reconv analyze o2.ll | grep 'reconverging:'; RECONV_PLUGIN_PIPELINE=none "$opt" -load-pass-plugin="$plugin" -passes='default<O2>' in.ll -S -o o2.ll && reconv analyze o2.ll | grep -c 'reconverging: *no'
+// a function reconv does not represent is left as it is, with a warning (no error: nothing to do)
+// RUN: . tests/golden/plugin/env.sh && cd %T && printf 'define i128 @wide(i128 %%x) {\nentry:\n  ret i128 %%x\n}\n' > w.ll && "$opt" -load-pass-plugin="$plugin" -passes=reconverge w.ll -S -o w2.ll && "$opt" -S w.ll | cmp - w2.ll && echo "w.ll: unchanged"
 // errors: an unknown option, a bad value, a pass whose result LLVM IR cannot hold (a wave kernel)
 // RUN: . tests/golden/plugin/env.sh && cd %T && "$opt" -load-pass-plugin="$plugin" -passes='reconverge<bogus>' in.ll -S -o err.ll
 // RUN: . tests/golden/plugin/env.sh && cd %T && "$opt" -load-pass-plugin="$plugin" -passes='reconverge<order=sideways>' in.ll -S -o err.ll
