@@ -32,6 +32,25 @@ typedef struct rc_llvm_import_opts {
  * `clang` on PATH. The module keeps the imported LLVM module as its origin (rc_module.origin). */
 rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *opts);
 
+/* LLVM's module type (llvm-c/Types.h: LLVMModuleRef), without LLVM's headers. */
+struct LLVMOpaqueModule;
+/* Import every kernel and function of an LLVM module the caller owns (e.g. the one `opt` or clang
+ * runs passes on: the pass plugin, docs/llvm.md), as rc_llvm_import_file does for a file that holds
+ * it: errors name the module's identifier as the file. Of opts only llvm_divergence applies. A
+ * module without a function reconv can read (only declarations, or functions left as they are
+ * with a warning) gives a module without kernels, not an error. The import does not change the
+ * module; the reconv module's origin is it, still the caller's: export
+ * with rc_llvm_export_into_origin to edit it in place, and keep it alive until then. */
+rc_module *rc_llvm_import_module(rc_ctx *ctx, struct LLVMOpaqueModule *mod, const rc_llvm_import_opts *opts);
+
+/* What the pass plugin does to the module `opt` or clang gives it (src/llvm/transform_module.c):
+ * import (rc_llvm_import_module), the device functions' parameter uniformity from their calls, the
+ * pipeline (`reconverge[order=dfpd]`, rc_pipeline_run) on every kernel and device function, and
+ * export into the module itself. That is what `reconv opt -p PIPELINE in.ll -o out.ll` does to the
+ * module in.ll holds. Returns 0, or -1 after reporting through ctx: then the module is the one it
+ * was when the import or the pipeline failed, but may be half edited when the export failed. */
+int rc_llvm_transform_module(rc_ctx *ctx, struct LLVMOpaqueModule *mod, const char *pipeline);
+
 typedef struct rc_llvm_export_opts {
   const rc_kernel *only; /* export only this kernel of the module (NULL: every kernel) */
   bool bitcode;          /* bitcode instead of LLVM IR text */
@@ -57,6 +76,10 @@ void rc_llvm_guard_structurizer(rc_kernel *k);
  * reporting an error (e.g. a wave-level kernel). */
 int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *opts, char **data,
                    size_t *len);
+/* For a module rc_llvm_import_module read: export by editing the caller's LLVM module itself (as
+ * rc_llvm_export_opts.last does), writing nothing; `verified` as in rc_llvm_export_opts. Returns 0,
+ * or -1 after reporting; after a failure of the export itself the module may be half edited. */
+int rc_llvm_export_into_origin(rc_ctx *ctx, const rc_module *m, bool verified);
 /* Export a module of thread-level kernels to LLVM IR text (.ll) or bitcode (.bc, by extension).
  * The file is written through a temporary name and renamed into place, so a failed export leaves
  * an existing file untouched. */

@@ -123,6 +123,7 @@ void bridge_run_comments_free(bridge_run_comments *c);
 typedef struct bridge_origin {
   LLVMContextRef ctx;
   LLVMModuleRef mod;
+  bool borrowed; /* rc_llvm_import_module: the module and its context are the caller's */
 } bridge_origin;
 void bridge_origin_free(void *origin);
 

@@ -328,8 +328,10 @@ static void print_module(LLVMModuleRef lmod, rc_strbuf *out) {
   LLVMDisposeMessage(s);
 }
 
-int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *opts, char **data,
-                   size_t *len) {
+/* rc_llvm_export, or with into_origin rc_llvm_export_into_origin: the origin module edited and
+ * nothing written. */
+static int export_module(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *opts, bool into_origin,
+                         char **data, size_t *len) {
   *data = NULL;
   *len = 0;
   for (uint32_t i = 0; i < m->nkernels; i++) {
@@ -350,7 +352,7 @@ int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *o
   bridge_diags diags;
   rc_sb_init(&diags.text);
   if (own_context) bridge_diags_install(ex.lctx, &diags);
-  ex.lmod = open_module(&ex, m, opts && opts->last);
+  ex.lmod = open_module(&ex, m, into_origin || (opts && opts->last));
   if (!ex.lmod) {
     rc_sb_free(&diags.text);
     return rc_report(ctx, RC_SEV_ERROR, m->filename, 0, 0,
@@ -410,6 +412,8 @@ int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *o
     if (LLVMVerifyModule(ex.lmod, LLVMReturnStatusAction, &msg)) {
       rc = rc_report(ctx, RC_SEV_ERROR, m->filename, 0, 0,
                      "internal error: the exported LLVM module does not verify:\n%s", msg);
+    } else if (into_origin) {
+      /* the caller's module is the result */
     } else if (opts && opts->bitcode) {
       LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(ex.lmod);
       *len = LLVMGetBufferSize(buf);
@@ -429,10 +433,25 @@ int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *o
   free(ex.functions);
   free(ex.globals);
   LLVMDisposeBuilder(ex.b);
-  LLVMDisposeModule(ex.lmod);
+  if (!into_origin) LLVMDisposeModule(ex.lmod);
   if (own_context) LLVMContextDispose(ex.lctx);
   rc_sb_free(&diags.text);
   return rc;
+}
+
+int rc_llvm_export(rc_ctx *ctx, const rc_module *m, const rc_llvm_export_opts *opts, char **data,
+                   size_t *len) {
+  return export_module(ctx, m, opts, false, data, len);
+}
+
+int rc_llvm_export_into_origin(rc_ctx *ctx, const rc_module *m, bool verified) {
+  if (!m->origin || !((const bridge_origin *)m->origin)->borrowed)
+    return rc_report(ctx, RC_SEV_ERROR, m->filename, 0, 0,
+                     "internal error: export into the origin of a module rc_llvm_import_module did not read");
+  rc_llvm_export_opts o = {NULL, false, true, verified};
+  char *data;
+  size_t len;
+  return export_module(ctx, m, &o, true, &data, &len);
 }
 
 int rc_llvm_export_file(rc_ctx *ctx, const rc_module *m, const char *path) {

@@ -463,11 +463,89 @@ static void keep_origin(importer *im) {
   bridge_origin *o = rc_xmalloc(sizeof *o);
   o->ctx = im->lctx;
   o->mod = im->lmod;
+  o->borrowed = false;
   LLVMContextSetDiagnosticHandler(im->lctx, NULL, NULL); /* the handler's buffer goes with the import */
   im->m->origin = o;
   im->m->origin_free = bridge_origin_free;
   im->lmod = NULL;
   im->lctx = NULL;
+}
+
+/* Import im->lmod (of context im->lctx), read from im->path: every function with a body, then
+ * the run specifications (its metadata, then the comments rcs). Returns the module, which does not
+ * own the LLVM module yet (keep_origin, or the caller's module for rc_llvm_import_module), or NULL
+ * after reporting. A module without a function reconv can read is an error unless allow_empty. */
+static rc_module *import_module(importer *im, const rc_llvm_import_opts *opts, const bridge_run_comments *rcs,
+                                bool allow_empty) {
+  rc_ctx *ctx = im->ctx;
+  const char *path = im->path;
+  im->td = LLVMGetModuleDataLayout(im->lmod);
+  im->md_flow = LLVMGetMDKindIDInContext(im->lctx, "reconv.flow", 11);
+  im->md_guard = LLVMGetMDKindIDInContext(im->lctx, "reconv.guard", 12);
+  im->md_virtual = LLVMGetMDKindIDInContext(im->lctx, "reconv.virtual", 14);
+  im->md_uniform = LLVMGetMDKindIDInContext(im->lctx, "reconv.uniform", 14);
+  im->md_divergent = LLVMGetMDKindIDInContext(im->lctx, "reconv.divergent", 16);
+  im->md_run = LLVMGetMDKindIDInContext(im->lctx, "reconv.run", 10);
+  rc_module *m = rc_module_new(ctx, path);
+  im->m = m;
+  const char *triple = LLVMGetTarget(im->lmod);
+  m->triple = rc_arena_strdup(&m->arena, triple ? triple : "");
+  im->amdgcn = triple && strncmp(triple, "amdgcn", 6) == 0;
+  LLVMValueRef *fns = NULL;
+  bool failed = false;
+  if (opts && opts->llvm_divergence && bridge_llvm_divergence(ctx, path, im->lmod, &im->llvm_divergence)) {
+    failed = true;
+    goto done;
+  }
+  import_globals(im);
+  uint32_t nfns = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(im->lmod); f; f = LLVMGetNextFunction(f)) nfns++;
+  fns = rc_xcalloc(nfns ? nfns : 1, sizeof *fns);
+  /* every function first (calls may name functions defined later), then the bodies */
+  uint32_t index = 0;
+  char why[600];
+  for (LLVMValueRef f = LLVMGetFirstFunction(im->lmod); f; f = LLVMGetNextFunction(f)) {
+    index++;
+    if (LLVMIsDeclaration(f)) continue;
+    if (unsupported(im, f, why, sizeof why)) {
+      im->fn = f;
+      imp_report(im, RC_SEV_WARNING, NULL, "left as it is: %s", why);
+      im->fn = NULL;
+      continue;
+    }
+    rc_kernel *k = declare_function(im, f, index);
+    fns[m->nkernels - 1] = f;
+    ptrmap_put(&im->functions, f, k);
+  }
+  for (uint32_t i = 0; i < m->nkernels && !failed; i++) {
+    failed = import_body(im, fns[i], m->kernels[i]) != 0;
+    if (!failed && !m->kernels[i]->is_function) {
+      char *spec = metadata_run_spec(im, fns[i]);
+      if (spec) rc_kernel_set_run_spec(m->kernels[i], spec);
+      free(spec);
+    }
+  }
+  if (!failed && m->nkernels == 0 && !allow_empty) {
+    rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "no functions with a body that reconv can read");
+    failed = true;
+  }
+  if (!failed && apply_run_specs(im, rcs, fns)) failed = true;
+  if (!failed && rc_verify_module(ctx, m)) {
+    rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "internal error: reconv's view of this module does not verify");
+    failed = true;
+  }
+done:
+  free(fns);
+  ptrmap_free(&im->types);
+  ptrmap_free(&im->functions);
+  ptrmap_free(&im->globals);
+  for (uint32_t i = 0; i < im->llvm_divergence.cap; i++) free(im->llvm_divergence.slots[i].val);
+  ptrmap_free(&im->llvm_divergence);
+  if (failed) {
+    rc_module_free(m);
+    m = NULL;
+  }
+  return m;
 }
 
 rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *opts) {
@@ -482,7 +560,6 @@ rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_impo
   char *text = NULL;
   size_t text_len = 0;
   rc_module *m = NULL;
-  LLVMValueRef *fns = NULL;
   bridge_run_comments rcs = {0};
   if (bridge_load(ctx, path, opts, im.lctx, &diags, &im.lmod, &text, &text_len)) goto done;
   im.text = text;
@@ -490,73 +567,44 @@ rc_module *rc_llvm_import_file(rc_ctx *ctx, const char *path, const rc_llvm_impo
   size_t plen = strlen(path);
   im.text_is_ll = plen > 3 && strcmp(path + plen - 3, ".ll") == 0;
   if (text && bridge_scan_run_comments(ctx, path, text, text_len, &rcs)) goto done;
-  im.td = LLVMGetModuleDataLayout(im.lmod);
-  im.md_flow = LLVMGetMDKindIDInContext(im.lctx, "reconv.flow", 11);
-  im.md_guard = LLVMGetMDKindIDInContext(im.lctx, "reconv.guard", 12);
-  im.md_virtual = LLVMGetMDKindIDInContext(im.lctx, "reconv.virtual", 14);
-  im.md_uniform = LLVMGetMDKindIDInContext(im.lctx, "reconv.uniform", 14);
-  im.md_divergent = LLVMGetMDKindIDInContext(im.lctx, "reconv.divergent", 16);
-  im.md_run = LLVMGetMDKindIDInContext(im.lctx, "reconv.run", 10);
-  m = rc_module_new(ctx, path);
-  im.m = m;
-  const char *triple = LLVMGetTarget(im.lmod);
-  m->triple = rc_arena_strdup(&m->arena, triple ? triple : "");
-  im.amdgcn = triple && strncmp(triple, "amdgcn", 6) == 0;
-  if (opts && opts->llvm_divergence && bridge_llvm_divergence(ctx, path, im.lmod, &im.llvm_divergence)) goto done;
-  import_globals(&im);
-  uint32_t nfns = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(im.lmod); f; f = LLVMGetNextFunction(f)) nfns++;
-  fns = rc_xcalloc(nfns ? nfns : 1, sizeof *fns);
-  /* every function first (calls may name functions defined later), then the bodies */
-  uint32_t index = 0;
-  char why[600];
-  for (LLVMValueRef f = LLVMGetFirstFunction(im.lmod); f; f = LLVMGetNextFunction(f)) {
-    index++;
-    if (LLVMIsDeclaration(f)) continue;
-    if (unsupported(&im, f, why, sizeof why)) {
-      im.fn = f;
-      imp_report(&im, RC_SEV_WARNING, NULL, "left as it is: %s", why);
-      im.fn = NULL;
-      continue;
-    }
-    rc_kernel *k = declare_function(&im, f, index);
-    fns[m->nkernels - 1] = f;
-    ptrmap_put(&im.functions, f, k);
-  }
-  bool failed = false;
-  for (uint32_t i = 0; i < m->nkernels && !failed; i++) {
-    failed = import_body(&im, fns[i], m->kernels[i]) != 0;
-    if (!failed && !m->kernels[i]->is_function) {
-      char *spec = metadata_run_spec(&im, fns[i]);
-      if (spec) rc_kernel_set_run_spec(m->kernels[i], spec);
-      free(spec);
-    }
-  }
-  if (!failed && m->nkernels == 0) {
-    rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "no functions with a body that reconv can read");
-    failed = true;
-  }
-  if (!failed && apply_run_specs(&im, &rcs, fns)) failed = true;
-  if (!failed) keep_origin(&im);
-  if (!failed && rc_verify_module(ctx, m)) {
-    rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "internal error: reconv's view of this module does not verify");
-    failed = true;
-  }
-  if (failed) {
-    rc_module_free(m);
-    m = NULL;
-  }
+  m = import_module(&im, opts, &rcs, false);
+  if (m) keep_origin(&im);
 done:
-  free(fns);
-  ptrmap_free(&im.types);
-  ptrmap_free(&im.functions);
-  ptrmap_free(&im.globals);
-  for (uint32_t i = 0; i < im.llvm_divergence.cap; i++) free(im.llvm_divergence.slots[i].val);
-  ptrmap_free(&im.llvm_divergence);
   bridge_run_comments_free(&rcs);
   free(text);
   if (im.lmod) LLVMDisposeModule(im.lmod);
   if (im.lctx) LLVMContextDispose(im.lctx);
   rc_sb_free(&diags.text);
+  return m;
+}
+
+/* The origin of a module the caller owns: only the record goes with the reconv module. */
+static void borrowed_origin_free(void *origin) {
+  free(origin);
+}
+
+rc_module *rc_llvm_import_module(rc_ctx *ctx, struct LLVMOpaqueModule *mod, const rc_llvm_import_opts *opts) {
+  importer im;
+  memset(&im, 0, sizeof im);
+  im.ctx = ctx;
+  size_t n = 0;
+  const char *id = LLVMGetModuleIdentifier(mod, &n);
+  char *path = rc_xmalloc(n + 1);
+  memcpy(path, id, n);
+  path[n] = 0;
+  im.path = path;
+  im.lmod = mod;
+  im.lctx = LLVMGetModuleContext(mod);
+  bridge_run_comments none = {0};
+  rc_module *m = import_module(&im, opts, &none, true);
+  if (m) {
+    bridge_origin *o = rc_xmalloc(sizeof *o);
+    o->ctx = im.lctx;
+    o->mod = mod;
+    o->borrowed = true;
+    m->origin = o;
+    m->origin_free = borrowed_origin_free;
+  }
+  free(path);
   return m;
 }

@@ -14,10 +14,11 @@
 #
 # In a command: %s is the test file, %S its directory, %t a scratch file path, %T a scratch dir.
 # Each command's output (stdout, then stderr) is followed by "[exit N]" when N is not 0.
-# "REQUIRES: llvm", "REQUIRES: llc", "REQUIRES: dot", "REQUIRES: chromium", "REQUIRES: pocl" or
-# "REQUIRES: oclgrind" skip the test when reconv lacks the LLVM bridge, or LLVM's llc, graphviz,
-# the chromium browser, pocl (its OpenCL platform, and reconv-ocl-runner built beside reconv) or
-# oclgrind (Debian's oclgrind, its oclgrind-kernel) is missing.
+# "REQUIRES: llvm", "REQUIRES: llc", "REQUIRES: dot", "REQUIRES: chromium", "REQUIRES: pocl",
+# "REQUIRES: oclgrind" or "REQUIRES: plugin" skip the test when reconv lacks the LLVM bridge, or
+# LLVM's llc, graphviz, the chromium browser, pocl (its OpenCL platform, and reconv-ocl-runner built
+# beside reconv), oclgrind (Debian's oclgrind, its oclgrind-kernel) or the LLVM pass plugin
+# (lib/libreconv-plugin.so of the build, RECONV_BUILD_DIR or the one of the reconv on PATH) is missing.
 set -u
 mode=$1
 file=$2
@@ -45,6 +46,10 @@ fi
 if grep -q 'REQUIRES:.*pocl' "$file" && ! { ls /etc/OpenCL/vendors/*pocl*.icd >/dev/null 2>&1 &&
    [ -x "$(dirname "$(command -v reconv)")/reconv-ocl-runner" ]; }; then
   echo "skipped: pocl is not installed, or reconv-ocl-runner was not built (make check installs both)"; exit 77
+fi
+
+if grep -q 'REQUIRES:.*plugin' "$file" && ! [ -f "${RECONV_BUILD_DIR:-$(dirname "$(command -v reconv)")/..}/lib/libreconv-plugin.so" ]; then
+  echo "skipped: the LLVM pass plugin was not built (it needs a C++ compiler and LLVM's C++ headers; docs/llvm.md)"; exit 77
 fi
 
 if grep -q 'REQUIRES:.*oclgrind' "$file" && ! command -v oclgrind-kernel >/dev/null 2>&1; then
