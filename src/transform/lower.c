@@ -49,6 +49,7 @@
  * marked !scalar. */
 #include "reconv/analysis.h"
 #include "reconv/transform.h"
+#include "lower_regions.h"
 #include "phi_registers.h"
 
 #include <stdio.h>
@@ -73,7 +74,7 @@ typedef struct lower {
   uint8_t *split;     /* per primary successor: zero m_B after the restore (B_tail in Q) */
   uint8_t *wants_join;/* per primary successor: gets a flow block (`flow`) */
   rc_domtree dom;     /* of the thread-level CFG */
-  rc_u32vec qblocks;  /* rejoin_sets: Q of the current primary successor */
+  rc_u32vec qblocks;  /* rejoin_sets: Q of the current primary successor (blocks may repeat) */
   uint32_t *qstamp, qcur; /* per block: == qcur when in qblocks (place_zeros) */
   rc_block **join;    /* per primary successor: that flow block */
   rc_reg **mask;      /* per primary successor: $m.B */
@@ -207,11 +208,11 @@ static bool reaches_avoiding(lower *L, rc_block *B, uint32_t avoid) {
  * passing Z: then every entry into the region from Q is preceded by Z's zeroing since m_B was last
  * restored. Fewer mask instructions when several blocks of Q run one after another (thesis Fig. 4.2:
  * the uniform side entries), the lean lowering of issue 15. */
-static void place_zeros(lower *L, rc_block *B) {
+static void place_zeros(lower *L, lower_regions *r, rc_block *B) {
   uint32_t n = L->qblocks.len, z = n ? L->qblocks.data[0] : RC_NONE;
   for (uint32_t i = 1; i < n && z != RC_NONE; i++) z = rc_domtree_lca(&L->dom, z, L->qblocks.data[i]);
   bool one = false;
-  if (n > 1 && z != RC_NONE && z != B->id && L->stamp[z] != L->cur) {
+  if (n > 1 && z != RC_NONE && z != B->id && !lower_regions_member(r, z)) {
     L->qcur++;
     for (uint32_t i = 0; i < n; i++) L->qstamp[L->qblocks.data[i]] = L->qcur;
     one = !reaches_avoiding(L, B, z);
@@ -222,63 +223,39 @@ static void place_zeros(lower *L, rc_block *B) {
   L->qblocks.len = 0;
 }
 
-/* P, the region (P* without B), P0, Q and the split for primary successor B. */
-static void rejoin_sets(lower *L, rc_block *B) {
-  uint32_t cur = ++L->cur;
-  L->queue.len = 0;
-  for (uint32_t i = 0; i < B->npreds; i++) {
-    rc_block *p = B->preds[i];
-    if (L->primary[p->id] == B && L->stamp[p->id] != cur) {
-      L->stamp[p->id] = cur;
-      rc_vec_push(&L->queue, p->id);
-    }
-  }
-  uint32_t np = L->queue.len; /* queue[0 .. np) is P */
-  for (uint32_t q = 0; q < L->queue.len; q++) {
-    rc_block *x = L->k->blocks[L->queue.data[q]];
-    for (uint32_t s = 0; s < rc_block_nsuccs(x); s++) {
-      rc_block *y = rc_block_succ(x, s);
-      if (y != B && L->stamp[y->id] != cur) {
-        L->stamp[y->id] = cur;
-        rc_vec_push(&L->queue, y->id);
-      }
-    }
-  }
-  for (uint32_t i = 0; i < np; i++) { /* P0: no predecessor in the region */
-    rc_block *p = L->k->blocks[L->queue.data[i]];
-    bool entry = true;
-    for (uint32_t j = 0; j < p->npreds && entry; j++) entry = L->stamp[p->preds[j]->id] != cur;
-    L->move[p->id] = entry;
+/* P0, Q and the split for primary successor B, whose region (P* without B) r has just made. */
+static void rejoin_sets(lower *L, lower_regions *r, rc_block *B) {
+  ++L->cur; /* add_zero's stamps */
+  for (uint32_t i = 0; i < r->np; i++) { /* P0: no predecessor in the region */
+    uint32_t p = r->blocks.data[i];
+    bool entry = lower_regions_in_p0(r, p);
+    L->move[p] = entry;
     if (entry) L->nmoves++;
     else L->nors++;
   }
   bool outside_edge = false; /* B has a predecessor outside the region (itself included) */
-  for (uint32_t i = 0; i < B->npreds; i++) outside_edge |= L->stamp[B->preds[i]->id] != cur;
+  for (uint32_t i = 0; i < B->npreds; i++) outside_edge |= !lower_regions_member(r, B->preds[i]->id);
   L->wants_join[B->id] = L->flow && outside_edge;
   /* Q: outside blocks with an edge into the region minus P0, or (without a flow block) into B */
-  for (uint32_t q = 0; q < L->queue.len; q++) {
-    rc_block *y = L->k->blocks[L->queue.data[q]];
-    if (L->primary[y->id] == B && L->move[y->id]) continue;
-    for (uint32_t j = 0; j < y->npreds; j++) {
-      rc_block *x = y->preds[j];
-      if (L->stamp[x->id] == cur) continue;
-      if (x == B && !L->wants_join[B->id]) L->split[B->id] = 1; /* B_tail is in Q */
-      else rc_vec_push(&L->qblocks, x->id);
-    }
+  for (uint32_t e = 0; e < r->ent.len; e += 2) {
+    uint32_t x = r->ent.data[e], y = r->ent.data[e + 1];
+    if (lower_regions_in_p0(r, y)) continue;
+    if (x == B->id && !L->wants_join[B->id]) L->split[B->id] = 1; /* B_tail is in Q */
+    else rc_vec_push(&L->qblocks, x);
   }
   if (!L->wants_join[B->id]) {
     for (uint32_t j = 0; j < B->npreds; j++) {
       rc_block *x = B->preds[j];
-      if (L->stamp[x->id] == cur) continue;
+      if (lower_regions_member(r, x->id)) continue;
       if (x == B) L->split[B->id] = 1;
       else rc_vec_push(&L->qblocks, x->id);
     }
   } else {
     for (uint32_t j = 0; j < B->npreds; j++) /* the region's edges go to the flow block */
-      if (L->stamp[B->preds[j]->id] == cur)
+      if (lower_regions_member(r, B->preds[j]->id))
         rc_u64map_put(&L->retarget, (uint64_t)B->preds[j]->id << 32 | B->id, B);
   }
-  place_zeros(L, B);
+  place_zeros(L, r, B);
   if (L->split[B->id]) {
     L->nsplits++;
     L->nzeros++;
@@ -786,7 +763,6 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
   memset(&a.dom, 0, sizeof a.dom);
   uint8_t *scalar = rc_xcalloc(k->nvalues + 1, 1);
   if (L->scalarize) rc_scalar_values(k, &a.unif, L->is_primary, scalar);
-  rc_analysis_free(&a);
 
   for (uint32_t b = 0; b < nb; b++) {
     if (!L->is_primary[b]) continue;
@@ -795,8 +771,16 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
     snprintf(name, sizeof name, "m.%.1000s", k->blocks[b]->name);
     L->mask[b] = rc_kernel_add_reg(k, RC_MASK, true, name);
     if (!L->mask[b]) L->mask[b] = rc_kernel_add_reg(k, RC_MASK, true, NULL);
-    rejoin_sets(L, k->blocks[b]);
   }
+  /* the rejoin sets, inner regions first (lower_regions.c); the thread-level CFG is a's */
+  uint32_t *primary = rc_xmalloc((nb + 1) * sizeof *primary);
+  for (uint32_t b = 0; b < nb; b++) primary[b] = L->primary[b] ? L->primary[b]->id : RC_NONE;
+  lower_regions r;
+  lower_regions_init(&r, &a.cfg, &a.pdom, primary);
+  for (uint32_t B; (B = lower_regions_next(&r)) != RC_NONE;) rejoin_sets(L, &r, k->blocks[B]);
+  lower_regions_free(&r);
+  free(primary);
+  rc_analysis_free(&a);
   /* before any block is added: the CFG is still the thread-level one */
   for (uint32_t b = 0; b < nb; b++)
     if (L->primary[b])

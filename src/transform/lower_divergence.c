@@ -25,6 +25,7 @@
  * analysis again, until no branch changes. */
 #include "reconv/analysis.h"
 #include "reconv/transform.h"
+#include "lower_regions.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +36,7 @@ typedef struct wavediv {
   rc_instr **def;          /* per value id */
   uint32_t *use_start;     /* users in CSR form */
   rc_instr **users;
-  uint32_t *stamp, cur;
-  rc_u32vec region, work;
-  uint8_t *reentered;      /* per block: mark_reentered's marks (0 outside primary_rules) */
-  rc_u32vec topo;
+  rc_u32vec work;
 } wavediv;
 
 static bool invariant(const rc_value *v) {
@@ -99,69 +97,45 @@ static void build_users(wavediv *w) {
   free(count);
 }
 
-/* Is the use of value v by instruction i outside the region (stamp == cur)? */
-static bool used_outside(const wavediv *w, const rc_instr *i, const rc_value *v) {
-  if (i->op != RC_OP_PHI) return w->stamp[i->parent->id] != w->cur;
+/* Is the use of value v by instruction i outside the region? (A phi uses its incoming values at
+ * the end of their predecessors.) */
+static bool used_outside(lower_regions *r, const rc_instr *i, const rc_value *v) {
+  if (i->op != RC_OP_PHI) return !lower_regions_member(r, i->parent->id);
   for (uint32_t o = 0; o < i->nops; o++)
-    if (i->ops[o] == v && w->stamp[i->targets[o]->id] != w->cur) return true;
+    if (i->ops[o] == v && !lower_regions_member(r, i->targets[o]->id)) return true;
   return false;
 }
 
-/* The blocks of the region (stamp == cur) the wave can run again after lanes park at B: those
- * reachable from a block of P (region.data[0 .. np)) by a path of at least one edge that stays in
- * the region. reentered[b] is set for them (and cleared by the caller). */
-static void mark_reentered(wavediv *w, const rc_cfg *g, const rc_block *B, uint32_t np) {
-  w->topo.len = 0;
-  for (uint32_t q = 0; q < np; q++) rc_vec_push(&w->topo, w->region.data[q]);
-  while (w->topo.len) {
-    uint32_t x = w->topo.data[--w->topo.len];
-    for (uint32_t e = g->succ_start[x]; e < g->succ_start[x + 1]; e++) {
-      uint32_t y = g->succs[e];
-      if (y == B->id || w->stamp[y] != w->cur || w->reentered[y]) continue;
-      w->reentered[y] = 1;
-      rc_vec_push(&w->topo, y);
-    }
+/* Rule 2 for the values of block x of the region. */
+static void escaping_values(wavediv *w, lower_regions *r, uint32_t x) {
+  for (const rc_instr *i = w->k->blocks[x]->first; i; i = i->next) {
+    if (i->v.id == RC_NONE || w->u->divergent_value[i->v.id]) continue;
+    for (uint32_t j = w->use_start[i->v.id]; j < w->use_start[i->v.id + 1]; j++)
+      if (used_outside(r, w->users[j], &i->v)) {
+        mark(w, i->v.id);
+        break;
+      }
   }
 }
 
-/* Rules 1 and 2 for primary successor B of the divergent branches in P (their block ids). */
-static void primary_rules(wavediv *w, const rc_block *B, const rc_cfg *g, const uint32_t *primary) {
-  uint32_t cur = ++w->cur;
-  w->region.len = 0;
-  for (uint32_t i = 0; i < B->npreds; i++) {
-    uint32_t p = B->preds[i]->id;
-    if (primary[p] == B->id && w->stamp[p] != cur) {
-      w->stamp[p] = cur;
-      rc_vec_push(&w->region, p);
-    }
-  }
-  uint32_t np = w->region.len; /* region.data[0 .. np) is P */
-  for (uint32_t q = 0; q < w->region.len; q++) {
-    uint32_t x = w->region.data[q];
-    for (uint32_t e = g->succ_start[x]; e < g->succ_start[x + 1]; e++) {
-      uint32_t y = g->succs[e];
-      if (y != B->id && w->stamp[y] != cur) {
-        w->stamp[y] = cur;
-        rc_vec_push(&w->region, y);
-      }
-    }
-  }
+/* Rules 1 and 2 for primary successor B, whose region r has just made. The blocks the wave can
+ * run again after lanes park at B are those reachable from P by a path of at least one edge in
+ * the region: the region but P0 (a member of P is reached by such a path exactly when it has a
+ * predecessor in the region). The values of a unit of the region below (lower_regions.c) that is
+ * not in that unit's own P0 were judged against the unit's region, which this one contains: a
+ * use outside this region is outside that one. */
+static void primary_rules(wavediv *w, lower_regions *r, const rc_block *B) {
   for (const rc_instr *phi = B->first; phi && phi->op == RC_OP_PHI; phi = phi->next)
     if (!one_invariant(phi)) mark(w, phi->v.id);
-  mark_reentered(w, g, B, np);
-  for (uint32_t q = 0; q < w->region.len; q++) {
-    uint32_t x = w->region.data[q];
-    if (!w->reentered[x]) continue; /* run once per pass: every lane has this pass's values */
-    for (const rc_instr *i = w->k->blocks[x]->first; i; i = i->next) {
-      if (i->v.id == RC_NONE || w->u->divergent_value[i->v.id]) continue;
-      for (uint32_t j = w->use_start[i->v.id]; j < w->use_start[i->v.id + 1]; j++)
-        if (used_outside(w, w->users[j], &i->v)) {
-          mark(w, i->v.id);
-          break;
-        }
-    }
+  for (uint32_t q = 0; q < r->blocks.len; q++) {
+    uint32_t x = r->blocks.data[q];
+    if (!lower_regions_in_p0(r, x)) escaping_values(w, r, x);
   }
-  for (uint32_t q = 0; q < w->region.len; q++) w->reentered[w->region.data[q]] = 0;
+  for (uint32_t q = 0; q < r->units.len; q++) {
+    uint32_t n;
+    const uint32_t *p0 = lower_regions_unit_unjudged(r, r->units.data[q], &n);
+    for (uint32_t i = 0; i < n; i++) escaping_values(w, r, p0[i]);
+  }
 }
 
 uint32_t rc_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtree *pdom,
@@ -171,8 +145,6 @@ uint32_t rc_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtre
   wavediv *w = &w0;
   w->k = k;
   w->u = u;
-  w->stamp = rc_xcalloc(k->nblocks + 1, sizeof *w->stamp);
-  w->reentered = rc_xcalloc(k->nblocks + 1, 1);
   build_users(w);
   /* branches are judged on what this refinement adds: a condition the analysis already called
    * divergent on a branch it calls uniform is a !uniform annotation, which is left as it is */
@@ -180,17 +152,17 @@ uint32_t rc_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtre
   memcpy(before, u->divergent_value, k->nvalues);
   /* primary successors of the divergent branches (the strict post-dominating successor) */
   uint32_t *primary = rc_xmalloc((k->nblocks + 1) * sizeof *primary);
-  uint8_t *is_primary = rc_xcalloc(k->nblocks + 1, 1);
   for (uint32_t b = 0; b < k->nblocks; b++) {
     primary[b] = RC_NONE;
     const rc_instr *t = rc_block_term(k->blocks[b]);
     if (!u->divergent_branch[b] || !t || t->op != RC_OP_BR) continue;
     for (uint32_t s = 0; s < 2 && primary[b] == RC_NONE; s++)
       if (rc_strictly_dominates(pdom, t->targets[s]->id, b)) primary[b] = t->targets[s]->id;
-    if (primary[b] != RC_NONE) is_primary[primary[b]] = 1;
   }
-  for (uint32_t b = 0; b < k->nblocks; b++)
-    if (is_primary[b]) primary_rules(w, k->blocks[b], g, primary);
+  lower_regions r;
+  lower_regions_init(&r, g, pdom, primary);
+  for (uint32_t B; (B = lower_regions_next(&r)) != RC_NONE;) primary_rules(w, &r, k->blocks[B]);
+  lower_regions_free(&r);
   /* data dependence */
   while (w->work.len) {
     uint32_t v = w->work.data[--w->work.len];
@@ -213,14 +185,9 @@ uint32_t rc_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtre
   }
   free(before);
   free(primary);
-  free(is_primary);
-  free(w->stamp);
   free(w->def);
   free(w->use_start);
   free(w->users);
-  rc_vec_free(&w->region);
   rc_vec_free(&w->work);
-  rc_vec_free(&w->topo);
-  free(w->reentered);
   return n;
 }
