@@ -202,7 +202,8 @@ TEST(linearize_keeps_barriers_in_uniform_control_flow) {
       size_t before = strlen(d.text);
       int rc = rc_pipeline_run(&d.ctx, t, pipeline, NULL, &stats);
       const rc_stat *back = rc_stats_get(&stats, "back_edge_guards");
-      in_loops += rc == 0 && back && back->ival > 0;
+      bool guarded_back_edges = back && back->ival > 0; /* read before the stats are freed */
+      in_loops += rc == 0 && guarded_back_edges;
       rc_stats_free(&stats);
       char why[700] = "";
       bool ok = true;
@@ -213,7 +214,7 @@ TEST(linearize_keeps_barriers_in_uniform_control_flow) {
         if (!ok) snprintf(why, sizeof why, "the pass failed, not for a barrier");
       } else {
         runs++;
-        loop_barriers_out += in_loop && back && back->ival > 0 && barrier_in_loop(t);
+        loop_barriers_out += in_loop && guarded_back_edges && barrier_in_loop(t);
         rc_analysis a;
         CHECK(rc_analysis_build(&a, t, 0) == 0);
         uint32_t bad = rc_divergent_barriers(t, &a, NULL);
