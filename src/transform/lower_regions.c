@@ -165,7 +165,7 @@ bool lower_regions_in_p0(const lower_regions *r, uint32_t y) { return r->p0stamp
 const uint32_t *lower_regions_unit_unjudged(const lower_regions *r, uint32_t u, uint32_t *n) {
   uint32_t gi = unit_index(r, u);
   *n = r->nc_start[gi + 1] - r->nc_start[gi];
-  return r->ncs.data + r->nc_start[gi];
+  return *n ? r->ncs.data + r->nc_start[gi] : NULL; /* no blocks: the list may not exist */
 }
 
 /* The walk reaches block y (not B): a block of the region, or a unit it enters there. */
