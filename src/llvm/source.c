@@ -577,6 +577,23 @@ static bool contains(const char *p, size_t len, const char *w) {
   return false;
 }
 
+/* The function a printer's header line names (NAME in "...'NAME':", from `name` of length len on),
+ * with a fresh verdict per block recorded for it in out; NULL when the module has no such function. */
+static LLVMValueRef function_of_header(LLVMModuleRef m, const char *name_at, size_t len, ptrmap *out,
+                                       uint8_t **verdicts, uint32_t *nblocks) {
+  char name[1024];
+  size_t nl = len;
+  if (nl >= 2) nl -= 2; /* the closing "':" */
+  if (nl >= sizeof name) nl = sizeof name - 1;
+  memcpy(name, name_at, nl);
+  name[nl] = 0;
+  LLVMValueRef fn = LLVMGetNamedFunction(m, name);
+  *nblocks = fn ? LLVMCountBasicBlocks(fn) : 0;
+  *verdicts = fn ? rc_xcalloc(*nblocks + 1, 1) : NULL;
+  if (fn) ptrmap_put(out, fn, *verdicts);
+  return fn;
+}
+
 /* What print<uniformity> (LLVM 17 and later) writes: per function "UniformityInfo for function
  * 'NAME':", then (unless "ALL VALUES UNIFORM") per block in the function's order "BLOCK NAME",
  * its definitions, "TERMINATORS", the terminator ("  DIVERGENT:   br ..." when divergent; a
@@ -591,16 +608,7 @@ static void parse_uniformity(LLVMModuleRef m, const char *text, ptrmap *out) {
     const char *eol = strchr(p, '\n');
     size_t len = eol ? (size_t)(eol - p) : strlen(p);
     if (len > sizeof head - 1 && memcmp(p, head, sizeof head - 1) == 0) {
-      char name[1024];
-      size_t nl = len - (sizeof head - 1);
-      if (nl >= 2) nl -= 2; /* the closing "':" */
-      if (nl >= sizeof name) nl = sizeof name - 1;
-      memcpy(name, p + sizeof head - 1, nl);
-      name[nl] = 0;
-      fn = LLVMGetNamedFunction(m, name);
-      nblocks = fn ? LLVMCountBasicBlocks(fn) : 0;
-      verdicts = fn ? rc_xcalloc(nblocks + 1, 1) : NULL;
-      if (fn) ptrmap_put(out, fn, verdicts);
+      fn = function_of_header(m, p + sizeof head - 1, len - (sizeof head - 1), out, &verdicts, &nblocks);
       block = 0;
       terminator_next = false;
     } else if (fn && len >= 6 && memcmp(p, "BLOCK ", 6) == 0) {
@@ -632,16 +640,7 @@ static void parse_divergence(LLVMModuleRef m, const char *text, ptrmap *out) {
     size_t len = eol ? (size_t)(eol - p) : strlen(p);
     if (len > sizeof head - 1 && memcmp(p, head, sizeof head - 1) == 0) {
       if (fn && have_last && block > 0 && block <= nblocks) verdicts[block - 1] = last_divergent;
-      char name[1024];
-      size_t nl = len - (sizeof head - 1);
-      if (nl >= 2) nl -= 2; /* the closing "':" */
-      if (nl >= sizeof name) nl = sizeof name - 1;
-      memcpy(name, p + sizeof head - 1, nl);
-      name[nl] = 0;
-      fn = LLVMGetNamedFunction(m, name);
-      nblocks = fn ? LLVMCountBasicBlocks(fn) : 0;
-      verdicts = fn ? rc_xcalloc(nblocks + 1, 1) : NULL;
-      if (fn) ptrmap_put(out, fn, verdicts);
+      fn = function_of_header(m, p + sizeof head - 1, len - (sizeof head - 1), out, &verdicts, &nblocks);
       block = 0;
       in_blocks = have_last = in_switch = false;
     } else if (fn && len == 0) {
