@@ -3,9 +3,11 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+# the second LLVM make check tests with (the default build takes the newest, LLVM 19)
+LLVM14_BUILD ?= build-llvm14
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build demo check test asan-test fuzz-check valgrind install clean bench fuzz update-golden
+.PHONY: all setup build demo check test asan-test test-llvm14 fuzz-check valgrind install clean bench fuzz update-golden
 
 all: build
 
@@ -42,13 +44,22 @@ asan-test: $(ASAN_BUILD)/CMakeCache.txt
 	cd $(ASAN_BUILD) && RECONV_PROP_SCALE=$${RECONV_PROP_SCALE:-0.2} ASAN_OPTIONS=detect_leaks=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE corpus
 
-# every test, in the normal build and in the sanitizer build (set-up also installs the browser
-# the report page's test uses), then the fuzz harnesses, each on its seeds for a few seconds
+# the same tests with LLVM 14 (the normal build; golden expectations per version: tests/golden/run.sh);
+# says so and passes where LLVM 14 is not installed (Debian 13 has no LLVM 14)
+test-llvm14:
+	@if command -v llvm-config-14 >/dev/null 2>&1; then \
+	  $(MAKE) test BUILD=$(LLVM14_BUILD) CMAKE_FLAGS="-DLLVM_CONFIG=$$(command -v llvm-config-14) $(CMAKE_FLAGS)"; \
+	else echo "test-llvm14: LLVM 14 is not installed (llvm-config-14); the suite ran with the default LLVM only"; fi
+
+# every test, with LLVM 19 in the normal build and in the sanitizer build (set-up also installs the
+# browser the report page's test uses), the fuzz harnesses, each on its seeds for a few seconds,
+# then every test with LLVM 14 in the normal build
 check:
 	@bash scripts/setup.sh --tests
 	$(MAKE) test
 	$(MAKE) asan-test
 	$(MAKE) fuzz-check
+	$(MAKE) test-llvm14
 
 # the libFuzzer harnesses of tests/fuzz built in build-fuzz (clang; ASan + UBSan) and run on their
 # seeds, then FUZZ_CHECK_TIME seconds each (default 3): fails when one does not build or finds a
@@ -76,4 +87,4 @@ update-golden: build
 	@PATH="$(CURDIR)/$(BUILD)/bin:$$PATH" bash scripts/update-golden.sh $(TESTS)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) $(LLVM14_BUILD) build-fuzz

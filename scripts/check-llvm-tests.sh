@@ -7,8 +7,9 @@
 #
 # Per file (a file without `target triple` is checked as amdgcn-amd-amdhsa, so that LLVM's
 # divergence analysis has a target with divergence):
-#   fns       the functions reconv reads (LLVM 14 reads the file, in opaque-pointer mode where it
-#             uses `ptr`); a file LLVM 14 cannot parse is "not LLVM 14", not a failure
+#   fns       the functions reconv reads (reconv's LLVM reads the file; LLVM 14 in opaque-pointer
+#             mode where it uses `ptr`); a file that LLVM N cannot parse is "not LLVM N", not a
+#             failure
 #   opt       `reconv opt -p reconverge[order=O]` for every block ordering O (dfpd df bf bfpd rpot
 #             domreg): passed/orderings
 #   verify    LLVM's verifier (`opt -passes=verify`) on each output
@@ -61,6 +62,8 @@ fi
 # shellcheck source=scripts/llvm_tools.sh
 . "$here/llvm_tools.sh"
 optbin=$(llvm_tool "$reconv" opt)
+# LLVM 14 reads `ptr` IR only in its opaque-pointer mode; LLVM 15 and later have no other
+llvm_major=$("$reconv" --version 2>/dev/null | sed -n 's/.*with llvm \([0-9][0-9]*\)\..*/\1/p')
 command -v "$optbin" >/dev/null 2>&1 || { echo "check-llvm-tests.sh: LLVM's opt not found" >&2; exit 2; }
 files=()
 for i in "${inputs[@]}"; do
@@ -115,12 +118,12 @@ for f in "${files[@]}"; do
   if grep -q '^target triple' "$f"; then cp "$f" "$in"
   else { echo 'target triple = "amdgcn-amd-amdhsa"'; cat "$f"; } > "$in"; fi
   oflags=()
-  grep -q '\bptr\b' "$in" && oflags=(-opaque-pointers)
+  [ "$llvm_major" = 14 ] && grep -q '\bptr\b' "$in" && oflags=(-opaque-pointers)
   if ! run "$log" "$reconv" print "$in"; then
     if [ $broke = 0 ]; then
       nnot14=$((nnot14 + 1))
-      { echo "== not LLVM 14: reconv print"; cat "$work/msg"; } >> "$log"
-      row "$rel" "-" "not LLVM 14" "-" "-" "-" "-"
+      { echo "== not LLVM $llvm_major: reconv print"; cat "$work/msg"; } >> "$log"
+      row "$rel" "-" "not LLVM $llvm_major" "-" "-" "-" "-"
     else
       row "$rel" "FAIL" "-" "-" "-" "-" "-"; nfail_files=$((nfail_files + 1)); failed+=("$rel")
     fi
@@ -185,7 +188,7 @@ for f in "${files[@]}"; do
   if [ $bad = 1 ]; then nfail_files=$((nfail_files + 1)); failed+=("$rel"); fi
 done
 
-echo "summary: $nfiles files ($nnot14 not LLVM 14), $nfns functions: opt $opt_ok/$opt_all, verify $ver_ok/$ver_all, divergence $div_ok/$div_all reconverging, equiv $eq_ok/$eq_all (+$eq_nr not runnable), sim --check $sim_ok/$sim_all (+$sim_nr not runnable); $ncrash crashes, $ninternal internal errors; $nfail_files files with failures"
+echo "summary: $nfiles files ($nnot14 not LLVM $llvm_major), $nfns functions: opt $opt_ok/$opt_all, verify $ver_ok/$ver_all, divergence $div_ok/$div_all reconverging, equiv $eq_ok/$eq_all (+$eq_nr not runnable), sim --check $sim_ok/$sim_all (+$sim_nr not runnable); $ncrash crashes, $ninternal internal errors; $nfail_files files with failures"
 if [ $nfail_files -gt 0 ]; then
   printf '  failed: %s\n' "${failed[@]}"
   echo "messages: $logdir" >&2

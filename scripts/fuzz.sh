@@ -6,10 +6,10 @@
 #                                         (default 3) from a fixed seed: make check
 #
 # FUZZ_ONLY="parse llvm" runs only those harnesses. The harnesses are built in BUILD_DIR (default
-# build-fuzz) with the first of $FUZZ_CC, clang, clang-14, clang-15 that links
+# build-fuzz) with the first of $FUZZ_CC, clang, clang-19, clang-14, clang-15 that links
 # -fsanitize=fuzzer,address,undefined; the library is instrumented too (CMake -DRECONV_FUZZ=ON
 # -DRECONV_SANITIZE=ON). Without such a compiler --check says so and passes (setup.sh --tests
-# installs libclang-rt-14-dev, clang 14's libFuzzer); the plain run fails.
+# installs libclang-rt-19-dev, clang 19's libFuzzer); the plain run fails.
 #
 # Seeds: the .rir files under examples/ and tests/golden/ (fuzz_llvm: the .ll files, and the .rir
 # ones exported to LLVM IR by $RECONV, default build/bin/reconv, when it is there), and
@@ -34,7 +34,7 @@ trap 'rm -rf "$probe"' EXIT
 printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; return (int)n & 0; }\n' \
   >"$probe/probe.c"
 cc=""
-for c in ${FUZZ_CC:-} clang clang-14 clang-15; do
+for c in ${FUZZ_CC:-} clang clang-19 clang-14 clang-15; do
   command -v "$c" >/dev/null 2>&1 || continue
   if "$c" -fsanitize=fuzzer,address,undefined "$probe/probe.c" -o "$probe/probe" >/dev/null 2>&1; then
     cc=$c
@@ -42,7 +42,7 @@ for c in ${FUZZ_CC:-} clang clang-14 clang-15; do
   fi
 done
 if [ -z "$cc" ]; then
-  echo "fuzz.sh: no compiler links -fsanitize=fuzzer (clang with libFuzzer: Debian's libclang-rt-14-dev);" \
+  echo "fuzz.sh: no compiler links -fsanitize=fuzzer (clang with libFuzzer: Debian's libclang-rt-19-dev);" \
        "the fuzz harnesses are not built" >&2
   $check && exit 0
   exit 2

@@ -57,7 +57,7 @@ function rename(s,   out, tok, rest) {
 /^![0-9]+ = / { id = substr($1, 2); d = $0; sub(/^![0-9]+ = (distinct )?/, "", d); md[id] = d; next }
 /^attributes #[0-9]+ = / { id = $2; d = $0; sub(/^attributes #[0-9]+ = /, "", d); attr[id] = d; next }
 /^define / {
-  inf = 1; name = $0; sub(/\(.*/, "", name); sub(/.* @/, "@", name)
+  inf = 1; name = $0; sub(/^[^@]*@/, "@", name); sub(/\(.*/, "", name) # return attributes such as range(i32 0, 8) come before @name
   nf++; names[nf] = name; nl[nf] = 1; body[nf, 1] = $0
   next
 }

@@ -9,4 +9,9 @@ if [ $# -eq 0 ]; then
 else
   tests=("$@")
 fi
+# the environment of the tests (CMakeLists.txt): reconv's LLVM's tools first on PATH, so that an
+# update with a reconv built with LLVM 19 runs clang 19 and opt 19
+llvm_bindir=$(reconv --version 2>/dev/null | sed -n 's/.*tools in \(.*\))$/\1/p')
+[ -n "$llvm_bindir" ] && PATH="$(dirname "$(command -v reconv)"):$llvm_bindir:$PATH"
+export RECONV_BUILD_DIR="${RECONV_BUILD_DIR:-$(cd "$(dirname "$(command -v reconv)")/.." && pwd)}"
 for t in "${tests[@]}"; do bash tests/golden/run.sh update "$t"; done

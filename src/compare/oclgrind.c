@@ -1,5 +1,6 @@
 /* oclgrind as an oracle (include/reconv/compare.h, rc_oclgrind_run): Debian's oclgrind is an
- * OpenCL device simulator written by others (linked against LLVM 14, as reconv is), so it does not
+ * OpenCL device simulator written by others (linked against LLVM 14; a reconv built with a newer LLVM
+ * writes bitcode it cannot read, which is reported as not checkable), so it does not
  * share the weakness of reconv's two own oracles, the interpreter and the native runtime library,
  * which both run reconv's descriptions of OpenCL's built-ins. It runs SPIR bitcode (spir64,
  * spir_kernel, !kernel_arg_addr_space and !kernel_arg_type, which the export keeps) and reports
@@ -317,7 +318,15 @@ int rc_oclgrind_run(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, rc_me
       rc_sb_free(&r->diagnostics);
       if (e) collect_diagnostics(e, &r->diagnostics);
       const char *undef = e ? strstr(e, "Undefined external function: ") : NULL;
-      if (undef) { /* an intrinsic newer than oclgrind 21.10 (llvm.abs, llvm.smin, ...) */
+      if (e && strstr(e, "Failed to load bitcode")) {
+        /* oclgrind reads the bitcode of the LLVM it was built with (Debian's: LLVM 14) and of older
+         * ones only: a reconv built with a newer LLVM writes bitcode it cannot read */
+        r->status = RC_OCLGRIND_UNCHECKABLE;
+        snprintf(r->why, sizeof r->why,
+                 "oclgrind cannot read the bitcode of LLVM %s, which this reconv writes; it reads its "
+                 "own LLVM's (Debian's oclgrind: LLVM 14), so build reconv with that LLVM for --oclgrind",
+                 RECONV_LLVM_VERSION);
+      } else if (undef) { /* an intrinsic newer than oclgrind 21.10 (llvm.abs, llvm.smin, ...) */
         undef += strlen("Undefined external function: ");
         r->status = RC_OCLGRIND_UNCHECKABLE;
         snprintf(r->why, sizeof r->why, "@%s calls %.*s, which oclgrind does not have", k->name,

@@ -149,6 +149,14 @@ static bool extra_ok(const shape *s, rc_builtin b, rc_type result, rc_value *con
   case RC_BI_VSTORE:
     if (!s->vec) return why_(why, len, "@%s moves a vector", name);
     return true;
+  case RC_BI_REDUCE_ADD: case RC_BI_REDUCE_MUL: case RC_BI_REDUCE_AND: case RC_BI_REDUCE_OR:
+  case RC_BI_REDUCE_XOR: case RC_BI_REDUCE_SMIN: case RC_BI_REDUCE_SMAX: case RC_BI_REDUCE_UMIN:
+  case RC_BI_REDUCE_UMAX:
+    if (!s->vec || !rc_type_is_int(s->elem)) return why_(why, len, "@%s reduces a vector of integers", name);
+    return true;
+  case RC_BI_REDUCE_FMIN: case RC_BI_REDUCE_FMAX: case RC_BI_REDUCE_FADD: case RC_BI_REDUCE_FMUL:
+    if (!s->vec || !rc_type_is_float(s->elem)) return why_(why, len, "@%s reduces a vector of floats", name);
+    return true;
   default: return true;
   }
 }

@@ -223,6 +223,13 @@ static const struct { const char *name; rc_builtin bi; } intrinsics[] = {
     {"llvm.ssub.sat", RC_BI_SUB_SAT_S}, {"llvm.usub.sat", RC_BI_SUB_SAT_U},
     {"llvm.bswap", RC_BI_BSWAP}, {"llvm.bitreverse", RC_BI_BITREVERSE},
     {"llvm.fshl", RC_BI_FSHL}, {"llvm.fshr", RC_BI_FSHR},
+    {"llvm.vector.reduce.add", RC_BI_REDUCE_ADD}, {"llvm.vector.reduce.mul", RC_BI_REDUCE_MUL},
+    {"llvm.vector.reduce.and", RC_BI_REDUCE_AND}, {"llvm.vector.reduce.or", RC_BI_REDUCE_OR},
+    {"llvm.vector.reduce.xor", RC_BI_REDUCE_XOR}, {"llvm.vector.reduce.smin", RC_BI_REDUCE_SMIN},
+    {"llvm.vector.reduce.smax", RC_BI_REDUCE_SMAX}, {"llvm.vector.reduce.umin", RC_BI_REDUCE_UMIN},
+    {"llvm.vector.reduce.umax", RC_BI_REDUCE_UMAX}, {"llvm.vector.reduce.fmin", RC_BI_REDUCE_FMIN},
+    {"llvm.vector.reduce.fmax", RC_BI_REDUCE_FMAX}, {"llvm.vector.reduce.fadd", RC_BI_REDUCE_FADD},
+    {"llvm.vector.reduce.fmul", RC_BI_REDUCE_FMUL},
     /* {result, overflow}: the simulators split them into the operation and its *_ov builtin */
     {"llvm.sadd.with.overflow", RC_BI_SADD_WITH_OVERFLOW}, {"llvm.uadd.with.overflow", RC_BI_UADD_WITH_OVERFLOW},
     {"llvm.ssub.with.overflow", RC_BI_SSUB_WITH_OVERFLOW}, {"llvm.usub.with.overflow", RC_BI_USUB_WITH_OVERFLOW},

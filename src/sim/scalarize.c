@@ -234,6 +234,43 @@ static rc_value *length(scalarizer *s, rc_value *a) {
   return call1(s, RC_BI_SQRT, (rc_type)d->type, d);
 }
 
+/* llvm.vector.reduce.*: the lanes of the vector combined in lane order, by a binary operation or
+ * by the two-argument builtin of the same meaning (fadd and fmul start from their first argument) */
+static rc_value *reduce(scalarizer *s, rc_instr *i) {
+  rc_builtin f = (rc_builtin)i->pred;
+  bool with_start = f == RC_BI_REDUCE_FADD || f == RC_BI_REDUCE_FMUL;
+  rc_value *v = i->ops[with_start ? 1 : 0];
+  rc_type e = (rc_type)i->v.type;
+  rc_opcode op = RC_OP_ADD;
+  rc_builtin pair = RC_BI_COUNT;
+  switch (f) {
+  case RC_BI_REDUCE_ADD: op = RC_OP_ADD; break;
+  case RC_BI_REDUCE_MUL: op = RC_OP_MUL; break;
+  case RC_BI_REDUCE_AND: op = RC_OP_AND; break;
+  case RC_BI_REDUCE_OR: op = RC_OP_OR; break;
+  case RC_BI_REDUCE_XOR: op = RC_OP_XOR; break;
+  case RC_BI_REDUCE_FADD: op = RC_OP_FADD; break;
+  case RC_BI_REDUCE_FMUL: op = RC_OP_FMUL; break;
+  case RC_BI_REDUCE_SMIN: pair = RC_BI_SMIN; break;
+  case RC_BI_REDUCE_SMAX: pair = RC_BI_SMAX; break;
+  case RC_BI_REDUCE_UMIN: pair = RC_BI_UMIN; break;
+  case RC_BI_REDUCE_UMAX: pair = RC_BI_UMAX; break;
+  case RC_BI_REDUCE_FMIN: pair = RC_BI_FMIN; break;
+  default: pair = RC_BI_FMAX; break; /* RC_BI_REDUCE_FMAX */
+  }
+  rc_value *acc = with_start ? i->ops[0] : NULL;
+  for (uint32_t j = 0, n = width(s, v); j < n; j++) {
+    rc_value *x = lane(s, v, j);
+    if (!acc) acc = x;
+    else if (pair == RC_BI_COUNT) acc = rc_build_binop(&s->b, op, acc, x, NULL);
+    else {
+      rc_value *args[2] = {acc, x};
+      acc = &rc_build_call(&s->b, pair, e, args, 2, NULL)->v;
+    }
+  }
+  return acc;
+}
+
 /* a - b as lanes in a fresh array (n entries) */
 static rc_value *difference_lane(scalarizer *s, rc_value *a, rc_value *b, uint32_t j) {
   return rc_build_binop(&s->b, RC_OP_FSUB, lane(s, a, j), lane(s, b, j), NULL);
@@ -260,6 +297,12 @@ static int builtin(scalarizer *s, rc_instr *i) {
   if (vec_result) new_lanes(s, i);
   switch (f) {
   case RC_BI_DOT: give(s, i, 0, dot(s, i->ops[0], i->ops[1])); return 0;
+  case RC_BI_REDUCE_ADD: case RC_BI_REDUCE_MUL: case RC_BI_REDUCE_AND: case RC_BI_REDUCE_OR:
+  case RC_BI_REDUCE_XOR: case RC_BI_REDUCE_SMIN: case RC_BI_REDUCE_SMAX: case RC_BI_REDUCE_UMIN:
+  case RC_BI_REDUCE_UMAX: case RC_BI_REDUCE_FMIN: case RC_BI_REDUCE_FMAX: case RC_BI_REDUCE_FADD:
+  case RC_BI_REDUCE_FMUL:
+    give(s, i, 0, reduce(s, i));
+    return 0;
   case RC_BI_LENGTH: give(s, i, 0, length(s, i->ops[0])); return 0;
   case RC_BI_DISTANCE: {
     uint32_t na = is_vec(s, i->ops[0]) ? width(s, i->ops[0]) : 1;

@@ -8,16 +8,22 @@
 #
 # Where the output depends on the LLVM reconv was built with (LLVM IR printed, clang's code), an
 # expectation for LLVM N may stand beside the default one as FILE.expected.llvmN: the runner checks
-# against it when reconv's LLVM is N. FILE.expected is the output with LLVM 14, the default
-# (CMakeLists.txt); update with another LLVM writes FILE.expected.llvmN only where that
-# LLVM's output differs from FILE.expected (and removes it where it no longer does).
+# against it when reconv's LLVM is N. FILE.expected is the output with LLVM 14 (the older of the two
+# LLVMs make check tests; the default build takes LLVM 19, CMakeLists.txt); update with another LLVM
+# writes FILE.expected.llvmN only where that LLVM's output differs from FILE.expected (and removes
+# it where it no longer does). Update with LLVM 14 first: make update-golden BUILD=build-llvm14.
 #
-# In a command: %s is the test file, %S its directory, %t a scratch file path, %T a scratch dir.
+# In a command: %s is the test file, %S its directory, %t a scratch file path, %T a scratch dir,
+# %{opaque-pointers} the flag that makes LLVM's tools read `ptr` IR (-opaque-pointers on LLVM 14,
+# nothing on LLVM 15 and later, where pointers are opaque only and the flag is gone) and
+# %{lower-switch} the new pass manager's name of LowerSwitch (lowerswitch on LLVM 14, lower-switch
+# since LLVM 15).
 # Each command's output (stdout, then stderr) is followed by "[exit N]" when N is not 0.
 # "REQUIRES: llvm", "REQUIRES: llc", "REQUIRES: dot", "REQUIRES: chromium", "REQUIRES: pocl",
 # "REQUIRES: oclgrind" or "REQUIRES: plugin" skip the test when reconv lacks the LLVM bridge, or
 # LLVM's llc, graphviz, the chromium browser, pocl (its OpenCL platform, and reconv-ocl-runner built
-# beside reconv), oclgrind (Debian's oclgrind, its oclgrind-kernel) or the LLVM pass plugin
+# beside reconv), oclgrind (Debian's oclgrind, its oclgrind-kernel, linked with reconv's LLVM;
+# "REQUIRES: oclgrind-kernel": installed, whatever its LLVM) or the LLVM pass plugin
 # (lib/libreconv-plugin.so of the build, RECONV_BUILD_DIR or the one of the reconv on PATH) is missing.
 set -u
 mode=$1
@@ -27,6 +33,9 @@ expected="$file.expected"
 llvm_major=$(reconv --version 2>/dev/null | sed -n 's/.*with llvm \([0-9][0-9]*\)\..*/\1/p')
 default_llvm=14
 per_version=""
+opaque_pointers_flag=""
+lower_switch_pass=lower-switch
+[ "$llvm_major" = 14 ] && { opaque_pointers_flag=-opaque-pointers; lower_switch_pass=lowerswitch; }
 [ -n "$llvm_major" ] && [ "$llvm_major" != "$default_llvm" ] && per_version="$file.expected.llvm$llvm_major"
 
 if grep -q 'REQUIRES:.*llvm' "$file" && ! reconv --version 2>/dev/null | grep -q 'llvm'; then
@@ -55,6 +64,14 @@ fi
 if grep -q 'REQUIRES:.*oclgrind' "$file" && ! command -v oclgrind-kernel >/dev/null 2>&1; then
   echo "skipped: oclgrind is not installed (make check installs it: scripts/setup.sh --tests)"; exit 77
 fi
+# "REQUIRES: oclgrind" also needs oclgrind to read the bitcode reconv writes: the LLVM oclgrind is
+# linked with (Debian's: 14) is reconv's; "REQUIRES: oclgrind-kernel" needs the program only
+oclgrind_llvm=$(ldd "$(command -v oclgrind-kernel 2>/dev/null || echo /nonexistent)" 2>/dev/null |
+                sed -n 's/.*libLLVM-\([0-9][0-9]*\).*/\1/p' | head -n 1)
+if grep -qE 'REQUIRES:.*oclgrind([[:space:],]|$)' "$file" && [ -n "$oclgrind_llvm" ] && [ -n "$llvm_major" ] &&
+   [ "$oclgrind_llvm" != "$llvm_major" ]; then
+  echo "skipped: oclgrind reads LLVM $oclgrind_llvm's bitcode, and reconv writes LLVM $llvm_major's"; exit 77
+fi
 
 tmpdir=$(mktemp -d)
 trap 'rm -rf "$tmpdir"' EXIT
@@ -65,6 +82,8 @@ while IFS= read -r line; do
   cmd=${line#*RUN:}
   cmd=${cmd#"${cmd%%[![:space:]]*}"}
   n=$((n + 1))
+  cmd=${cmd//%\{opaque-pointers\}/$opaque_pointers_flag}
+  cmd=${cmd//%\{lower-switch\}/$lower_switch_pass}
   cmd=${cmd//%s/$file}
   cmd=${cmd//%S/$(dirname "$file")}
   cmd=${cmd//%t/$tmpdir/t$n}

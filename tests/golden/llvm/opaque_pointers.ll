@@ -4,7 +4,7 @@
 ; when the text uses `ptr` as a type (src/llvm/source.c). Imported, reconverged, verified by LLVM,
 ; run on the simulators and checked; `i32*` in the same file reads as `ptr` too.
 ; RUN: reconv print %s | head -n 12
-; RUN: reconv opt -p reconverge %s -o %T/o.ll && opt -opaque-pointers -passes=verify -disable-output %T/o.ll && grep -c "ptr addrspace(1)" %T/o.ll
+; RUN: reconv opt -p reconverge %s -o %T/o.ll && opt %{opaque-pointers} -passes=verify -disable-output %T/o.ll && grep -c "ptr addrspace(1)" %T/o.ll
 ; RUN: reconv sim --check %s --global 8 --arg out=i32[N] --arg 'in=i32[N]:rand(5,0,9)' --arg n=6 | grep '^check'
 ; RUN: reconv equiv %s %T/o.ll --global 8 --arg out=i32[N] --arg 'in=i32[N]:rand(5,0,9)' --arg n=6 | tail -n 1
 target triple = "amdgcn-amd-amdhsa"

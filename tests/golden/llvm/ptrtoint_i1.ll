@@ -5,7 +5,7 @@
 ; is the address's lowest bit (docs/ir.md).
 ; RUN: reconv print %s | grep 'ptrtoint'
 ; RUN: reconv sim --check %s --global 4 --arg out=i32[4] --arg x=2 | grep '^check'
-; RUN: reconv opt -p reconverge %s -o %T/o.ll && opt -opaque-pointers -passes=verify -disable-output %T/o.ll && grep -c 'ptrtoint (i32 addrspace(1)\* @g to i1)\|ptrtoint (ptr addrspace(1) @g to i1)' %T/o.ll
+; RUN: reconv opt -p reconverge %s -o %T/o.ll && opt %{opaque-pointers} -passes=verify -disable-output %T/o.ll && grep -c 'ptrtoint (i32 addrspace(1)\* @g to i1)\|ptrtoint (ptr addrspace(1) @g to i1)' %T/o.ll
 ; RUN: reconv equiv %s %T/o.ll --global 4 --arg out=i32[4] --arg x=2 | tail -n 1
 target triple = "amdgcn-amd-amdhsa"
 @g = addrspace(1) global i32 0, align 4
