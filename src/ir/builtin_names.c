@@ -205,6 +205,8 @@ static const struct { const char *name; rc_builtin bi; } intrinsics[] = {
     {"llvm.amdgcn.class", RC_BI_FP_CLASS}, {"llvm.amdgcn.sin", RC_BI_AMDGCN_SIN},
     {"llvm.amdgcn.cos", RC_BI_AMDGCN_COS}, {"llvm.amdgcn.fmed3", RC_BI_FMED3},
     {"llvm.amdgcn.ubfe", RC_BI_UBFE}, {"llvm.amdgcn.sbfe", RC_BI_SBFE}, {"llvm.amdgcn.ldexp", RC_BI_LDEXP},
+    /* LLVM 16+ spells OpenCL's ldexp as a target-independent intrinsic (clang 19 emits it) */
+    {"llvm.ldexp", RC_BI_LDEXP},
     {"llvm.memcpy", RC_BI_MEMCPY}, {"llvm.memset", RC_BI_MEMSET},
     {"llvm.sqrt", RC_BI_SQRT}, {"llvm.fabs", RC_BI_FABS}, {"llvm.floor", RC_BI_FLOOR},
     {"llvm.ceil", RC_BI_CEIL}, {"llvm.trunc", RC_BI_FTRUNC}, {"llvm.round", RC_BI_ROUND},

@@ -190,7 +190,8 @@ static rc_value *value_memo_get(reconv *r, uint32_t flow, rc_instr *phi) {
  * are not shared: filling a uniform loop counter's undef entries with another value's would keep
  * the phi from simplifying away once the live-in phis are gone, and make the counter divergent
  * (a divergent loop exit where the structurizer keeps a uniform one: `reconv gen --seed 185`). */
-static rc_value *merge_value_phi(reconv *r, uint32_t fi, rc_type ty, rc_value **vals, uint32_t origin) {
+static rc_value *merge_value_phi(reconv *r, uint32_t fi, rc_type ty, rc_value **vals, uint32_t origin,
+                                 bool exit) {
   flow_node *f = &r->flows.data[fi];
   uint32_t np = f->preds.len;
   for (uint32_t i = 0; i < f->value_phis.len; i++) {
@@ -204,6 +205,7 @@ static rc_value *merge_value_phi(reconv *r, uint32_t fi, rc_type ty, rc_value **
     if (!ok) continue;
     for (uint32_t p = 0; p < np; p++)
       if (phi->ops[p]->kind == RC_V_UNDEF && vals[p]->kind != RC_V_UNDEF) phi->ops[p] = vals[p];
+    if (exit) f->value_phi_exit.data[i] = 1;
     return &phi->v;
   }
   rc_instr *phi = flow_phi(r, fi, ty);
@@ -211,13 +213,41 @@ static rc_value *merge_value_phi(reconv *r, uint32_t fi, rc_type ty, rc_value **
   for (uint32_t p = 0; p < np; p++) rc_phi_add_incoming(phi, vals[p], f->preds.data[p].block);
   rc_vec_push(&f->value_phis, phi);
   rc_vec_push(&f->value_phi_origin, origin);
+  rc_vec_push(&f->value_phi_exit, exit ? 1u : 0u);
   return &phi->v;
+}
+
+/* Whether value `def`, defined in a cycle of the output CFG, comes into flow block `fi` along an
+ * edge that leaves that cycle (vals: the value per flow predecessor). Such a value gets a phi in fi
+ * even where it dominates fi (an exit phi, as in LLVM's LCSSA form): the uniformity analysis keeps a
+ * value uniform inside its cycle when only exit phis read it outside (read_outside_only_by_exit_phis
+ * in uniformity.c), since lower copies it per lane on the exit edge. Without the phi, a uniform loop
+ * counter read after a divergent exit through a flow block became divergent in the whole loop
+ * (`reconv gen --seed 410`: 74 more vector instructions than LLVM's structurizer, whose output
+ * keeps the exit phi). Only on the exit edge itself: further out, a phi would read the value
+ * outside its cycle like any other use. */
+static bool leaves_cycle(const reconv *r, const rc_value *v, uint32_t fi, rc_value *const *vals) {
+  const rc_cycle_info *ci = r->cycles;
+  if (!ci || v->kind != RC_V_INSTR) return false;
+  /* a live-in phi (rc_ssa_expose_live_ins) is simplified away later: where its value is defined counts */
+  uint32_t id = v->id < r->norigin && r->origin[v->id] != RC_NONE ? r->origin[v->id] : v->id;
+  uint32_t db = id < r->ndef_block ? r->def_block[id] : RC_NONE;
+  if (db == RC_NONE || db >= ci->nblocks) return false;
+  uint32_t c = ci->innermost[db];
+  const flow_node *f = &r->flows.data[fi];
+  if (c == RC_NONE || f->block->id >= ci->nblocks || rc_cycle_contains(ci, c, f->block->id)) return false;
+  for (uint32_t p = 0; p < f->preds.len; p++) {
+    uint32_t pb = f->preds.data[p].block->id;
+    if (vals[p]->kind != RC_V_UNDEF && pb < ci->nblocks && rc_cycle_contains(ci, c, pb)) return true;
+  }
+  return false;
 }
 
 /* The value phi `phi` (in an original block T) must take when T is reached through flow block `fi`:
  * per incoming flow, the phi's entry for the block that originally branched to T, undef for flows
  * that do not go to T (thesis 5.1: the phi nodes of rerouted edges get the values of their original
- * predecessors). A phi in the flow block when the values differ or do not dominate it. */
+ * predecessors). A phi in the flow block when the values differ, do not dominate it, or leave a
+ * cycle on the way in (leaves_cycle). */
 static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_instr *phi) {
   rc_value *have = value_memo_get(r, fi, phi);
   if (have) return have;
@@ -264,9 +294,11 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
     if (!same) {
       result = rc_undef(r->k, ty);
     } else if (!differ && (!def || (def->parent != f->block && rc_dominates(dom, def->parent->id, f->block->id)))) {
-      result = same;
+      /* one value that dominates: itself, or an exit phi if the way in leaves its cycle */
+      result = leaves_cycle(r, same, cur, r->fv_vals.data) ? merge_value_phi(r, cur, ty, r->fv_vals.data, reconv_origin(r, phi), true)
+                                         : same;
     } else {
-      result = merge_value_phi(r, cur, ty, r->fv_vals.data, reconv_origin(r, phi));
+      result = merge_value_phi(r, cur, ty, r->fv_vals.data, reconv_origin(r, phi), false);
     }
     rc_u64map_put(&r->value_memo, memo_key(cur, phi->v.id), result);
     stack->len--;

@@ -305,10 +305,28 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
     rc_cfg_build(&g, k);
     rc_domtree gdom;
     rc_domtree_build(&gdom, &g, false);
+    /* exit phis for the wave path only: an LLVM backend's uniformity analysis makes only a
+     * value's outside users divergent (temporal divergence), so its kernels need none */
+    rc_cycle_info gcycles;
+    bool have_cycles = !(o->unif_flags & RC_UNIF_TARGET) && rc_cycles_build(&gcycles, &g) == 0;
+    if (have_cycles) {
+      r.cycles = &gcycles;
+      r.ndef_block = k->nvalues;
+      r.def_block = rc_xmalloc((r.ndef_block ? r.ndef_block : 1) * sizeof *r.def_block);
+      memset(r.def_block, 0xff, r.ndef_block * sizeof *r.def_block); /* RC_NONE */
+      for (uint32_t b = 0; b < k->nblocks; b++)
+        for (const rc_instr *i = k->blocks[b]->first; i; i = i->next)
+          if (i->v.type != RC_VOID && i->v.id < r.ndef_block) r.def_block[i->v.id] = b;
+    }
     reconv_fix_target_phis(&r, &gdom);
+    r.cycles = NULL;
+    free(r.def_block);
+    r.def_block = NULL;
+    if (have_cycles) rc_cycles_free(&gcycles);
+    /* exit phis stay, though they have one value (flow_blocks.c, leaves_cycle) */
     for (uint32_t i = 0; i < r.flows.len; i++)
       for (uint32_t j = 0; j < r.flows.data[i].value_phis.len; j++)
-        rc_vec_push(&exposed, r.flows.data[i].value_phis.data[j]);
+        if (!r.flows.data[i].value_phi_exit.data[j]) rc_vec_push(&exposed, r.flows.data[i].value_phis.data[j]);
     rc_ssa_simplify_phis_dom(k, &exposed, &gdom);
     rc_domtree_free(&gdom);
     rc_cfg_free(&g);
@@ -346,6 +364,7 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
     rc_vec_free(&f->closed);
     rc_vec_free(&f->value_phis);
     rc_vec_free(&f->value_phi_origin);
+    rc_vec_free(&f->value_phi_exit);
     rc_vec_free(&f->forwarded);
     free(f->forwarded_cond);
   }

@@ -34,6 +34,7 @@ typedef struct flow_node {
   rc_instr *last_phi;  /* phis are added after this one (keeps insertion O(1)) */
   RC_VEC(rc_instr *) value_phis; /* phis carrying values of target phis (flow_value) */
   rc_u32vec value_phi_origin;    /* per value phi: the value it carries (reconv_origin) */
+  rc_u32vec value_phi_exit;      /* per value phi: 1 if it is a cycle's exit phi (flow_value) */
 } flow_node;
 
 typedef struct otn {
@@ -70,6 +71,9 @@ typedef struct reconv {
   rc_u32vec tmp_starts; /* where each root's nodes start in tmp_nodes */
   rc_u32vec tmp_succs, tmp_seeds, closure;
   /* flow_value's scratch (flow_blocks.c), kept across its calls: one per phi and flow predecessor */
+  const rc_cycle_info *cycles; /* of the CFG with its flow blocks, while target phis are fixed */
+  uint32_t *def_block;         /* then: per value id below ndef_block, its block (RC_NONE: none) */
+  uint32_t ndef_block;
   rc_u32vec fv_stack;
   RC_VEC(rc_value *) fv_vals;
   /* statistics */

@@ -41,6 +41,11 @@ lower_switch_pass=lower-switch
 if grep -q 'REQUIRES:.*llvm' "$file" && ! reconv --version 2>/dev/null | grep -q 'llvm'; then
   echo "skipped: reconv was built without the LLVM bridge"; exit 77
 fi
+# "REQUIRES: llvm-N": reconv's LLVM is N or later (IR with an intrinsic older LLVMs do not know)
+min_llvm=$(sed -n 's/.*REQUIRES:.*llvm-\([0-9][0-9]*\).*/\1/p' "$file" | head -n 1)
+if [ -n "$min_llvm" ] && [ -n "$llvm_major" ] && [ "$llvm_major" -lt "$min_llvm" ]; then
+  echo "skipped: needs LLVM $min_llvm or later, reconv was built with LLVM $llvm_major"; exit 77
+fi
 if grep -q 'REQUIRES:.*llc' "$file" && ! command -v llc >/dev/null 2>&1 && ! command -v llc-14 >/dev/null 2>&1 \
    && ! { command -v llvm-config >/dev/null 2>&1 && [ -x "$(llvm-config --bindir)/llc" ]; }; then
   echo "skipped: LLVM's llc is not installed"; exit 77
