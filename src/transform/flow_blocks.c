@@ -217,7 +217,7 @@ static rc_value *merge_value_phi(reconv *r, uint32_t fi, rc_type ty, rc_value **
   return &phi->v;
 }
 
-/* Whether value `def`, defined in a cycle of the output CFG, comes into flow block `fi` along an
+/* Whether value v, defined in a cycle of the output CFG, comes into flow block `fi` along an
  * edge that leaves that cycle (vals: the value per flow predecessor). Such a value gets a phi in fi
  * even where it dominates fi (an exit phi, as in LLVM's LCSSA form): the uniformity analysis keeps a
  * value uniform inside its cycle when only exit phis read it outside (read_outside_only_by_exit_phis
@@ -295,8 +295,9 @@ static rc_value *flow_value(reconv *r, const rc_domtree *dom, uint32_t fi, rc_in
       result = rc_undef(r->k, ty);
     } else if (!differ && (!def || (def->parent != f->block && rc_dominates(dom, def->parent->id, f->block->id)))) {
       /* one value that dominates: itself, or an exit phi if the way in leaves its cycle */
-      result = leaves_cycle(r, same, cur, r->fv_vals.data) ? merge_value_phi(r, cur, ty, r->fv_vals.data, reconv_origin(r, phi), true)
-                                         : same;
+      result = leaves_cycle(r, same, cur, r->fv_vals.data)
+                   ? merge_value_phi(r, cur, ty, r->fv_vals.data, reconv_origin(r, phi), true)
+                   : same;
     } else {
       result = merge_value_phi(r, cur, ty, r->fv_vals.data, reconv_origin(r, phi), false);
     }

@@ -326,7 +326,8 @@ static int reconverge_round(rc_ctx *ctx, rc_kernel *k, const round_opts *o, roun
     /* exit phis stay, though they have one value (flow_blocks.c, leaves_cycle) */
     for (uint32_t i = 0; i < r.flows.len; i++)
       for (uint32_t j = 0; j < r.flows.data[i].value_phis.len; j++)
-        if (!r.flows.data[i].value_phi_exit.data[j]) rc_vec_push(&exposed, r.flows.data[i].value_phis.data[j]);
+        if (!r.flows.data[i].value_phi_exit.data[j])
+          rc_vec_push(&exposed, r.flows.data[i].value_phis.data[j]);
     rc_ssa_simplify_phis_dom(k, &exposed, &gdom);
     rc_domtree_free(&gdom);
     rc_cfg_free(&g);

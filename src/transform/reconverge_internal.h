@@ -70,10 +70,10 @@ typedef struct reconv {
   rc_u32vec tmp_roots, tmp_nodes, tmp_targets, tmp_preds;
   rc_u32vec tmp_starts; /* where each root's nodes start in tmp_nodes */
   rc_u32vec tmp_succs, tmp_seeds, closure;
-  /* flow_value's scratch (flow_blocks.c), kept across its calls: one per phi and flow predecessor */
   const rc_cycle_info *cycles; /* of the CFG with its flow blocks, while target phis are fixed */
   uint32_t *def_block;         /* then: per value id below ndef_block, its block (RC_NONE: none) */
   uint32_t ndef_block;
+  /* flow_value's scratch (flow_blocks.c), kept across its calls: one per phi and flow predecessor */
   rc_u32vec fv_stack;
   RC_VEC(rc_value *) fv_vals;
   /* statistics */
