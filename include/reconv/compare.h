@@ -103,6 +103,11 @@ typedef struct rc_strategy {
  * all), a reducible CFG, loops with one exit, then StructurizeCFG (which under the new pass manager
  * structurizes uniform regions too). */
 #define RC_LLVM_STRUCTURIZER "lowerswitch,mergereturn,fix-irreducible,unify-loop-exits,structurizecfg"
+/* The same with StructurizeCFG's skip-uniform-regions mode, which AMDGPU's users can turn on
+ * (-structurizecfg-skip-uniform-regions): regions whose branches LLVM's uniformity analysis finds
+ * uniform keep their CFG. Spelled as LLVM 20 spells it; on older LLVMs opt's legacy pass runs it. */
+#define RC_LLVM_STRUCTURIZER_SKIP_UNIFORM \
+  "lowerswitch,mergereturn,fix-irreducible,unify-loop-exits,structurizecfg<skip-uniform-regions>"
 
 extern const rc_strategy rc_compare_strategies[];
 extern const int rc_compare_nstrategies;

@@ -27,6 +27,9 @@ const rc_strategy rc_compare_strategies[] = {
     {"meld+reconverge+lower", RC_MACHINE_WAVE, "meld,reconverge,lower", "meld,reconverge", NULL, NULL},
 #ifdef RECONV_HAVE_LLVM
     {"llvm-structurizecfg+lower", RC_MACHINE_WAVE, "lower[norepair]", NULL, RC_LLVM_STRUCTURIZER, NULL},
+    /* the structurizer as AMDGPU's users can run it, leaving regions LLVM finds uniform alone */
+    {"llvm-structurizecfg[skip-uniform]+lower", RC_MACHINE_WAVE, "lower[norepair]", NULL,
+     RC_LLVM_STRUCTURIZER_SKIP_UNIFORM, NULL},
     /* on the clock only (rc_compare_opts.native): the thread-level kernel as LLVM compiles it for
      * this CPU at -O2, one work-item at a time, and the OpenCL C kernel on pocl (native_rows.c) */
     {"native-scalar", RC_MACHINE_NATIVE_SCALAR, NULL, NULL, NULL, NULL},

@@ -21,6 +21,8 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
+#include <sys/types.h>
+
 /* ---- pointer-keyed hash map (LLVM objects -> our objects) ------------------------------------- */
 
 /* A key and its value side by side: a lookup in a map of a big function's values reads one cache
@@ -82,6 +84,16 @@ const bridge_query *bridge_query_table(uint32_t *n);
 int bridge_compile_cl(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, char **bitcode,
                       size_t *len);
 
+/* Start the LLVM tool `tool` ("clang", "opt") as a child with argv[1..] (argv[0] is set to the
+ * candidate tried), standard input from /dev/null, standard output and error into errfd: $env_var
+ * when set (the only candidate then), else the tool in reconv's LLVM's bindir, else tool-N (N
+ * reconv's LLVM major version) or tool on PATH. `tried` receives the candidates tried. Returns 0
+ * or the errno of the last attempt. */
+int bridge_spawn_tool(const char *tool, const char *env_var, char **argv, int errfd, pid_t *pid,
+                      char *tried, size_t triedlen);
+/* All of fd until its end, malloc'ed, without trailing newlines. */
+char *bridge_read_all(int fd, size_t *len);
+
 /* Diagnostics LLVM reports through its context while reading bitcode. */
 typedef struct bridge_diags {
   rc_strbuf text;
@@ -98,6 +110,13 @@ int bridge_load(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *o, LLV
 /* Run a new-pass-manager pipeline on m with a target machine for its triple when LLVM has that
  * target. Returns 0 or -1 after reporting (invalid pipeline, invalid result). */
 int bridge_run_passes(rc_ctx *ctx, const char *path, LLVMModuleRef m, const char *pipeline);
+/* bridge_run_passes, and also on LLVM < 20 a top-level structurizecfg<skip-uniform-regions> (LLVM
+ * 20's spelling), which runs as opt's legacy pass (skip_uniform.c): *m may be replaced by a new
+ * module of its context, and `before` (block -> its malloc'ed name, for the blocks that were there
+ * before the pipeline) is then rebuilt for it. */
+int bridge_run_pipeline(rc_ctx *ctx, const char *path, LLVMModuleRef *m, const char *pipeline, ptrmap *before);
+/* clang -O0's optnone off every function of m, so that the passes asked for run on them. */
+void bridge_drop_optnone(LLVMModuleRef m);
 
 /* Run LLVM's divergence analysis (print<divergence>, with the target machine) on m in a child
  * process and collect its verdicts: per function (key), a malloc'ed array of one byte per block in

@@ -2,6 +2,7 @@
  * -emit-llvm -c` plus what the importer wants to see (kernel argument names, value names, line
  * tables for diagnostics). clang runs as a child process; its diagnostics come back through ctx. */
 #include "bridge.h"
+#include "llvm_compat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,24 +25,28 @@ static bool executable(const char *p) {
   return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
 }
 
-/* Start clang (the first candidate that can be started) with argv[1..]; stderr goes to errfd. */
-static int spawn_clang(char **argv, int errfd, pid_t *pid, char *tried, size_t triedlen) {
+/* Start an LLVM tool (clang, opt: the first candidate that can be started) with argv[1..]; its
+ * standard output and error go to errfd. An explicit choice in the environment variable `env` is
+ * the only one tried; otherwise the tool of the LLVM reconv was built with comes first. */
+int bridge_spawn_tool(const char *tool, const char *env_var, char **argv, int errfd, pid_t *pid,
+                      char *tried, size_t triedlen) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&fa, errfd, 1);
   posix_spawn_file_actions_adddup2(&fa, errfd, 2);
-  const char *env = getenv("RECONV_CLANG");
-  char bindir_clang[4096];
-  snprintf(bindir_clang, sizeof bindir_clang, "%s/clang", RECONV_LLVM_BINDIR);
+  const char *env = getenv(env_var);
+  char bindir_tool[4096], versioned[256];
+  snprintf(bindir_tool, sizeof bindir_tool, "%s/%s", RECONV_LLVM_BINDIR, tool);
+  snprintf(versioned, sizeof versioned, "%s-%d", tool, LLVM_VERSION_MAJOR);
   const char *candidates[4];
   int n = 0;
   if (env && *env) {
-    candidates[n++] = env; /* an explicit choice is the only one tried */
+    candidates[n++] = env;
   } else {
-    if (RECONV_LLVM_BINDIR[0] && executable(bindir_clang)) candidates[n++] = bindir_clang;
-    candidates[n++] = "clang";
-    candidates[n++] = "clang-14";
+    if (RECONV_LLVM_BINDIR[0] && executable(bindir_tool)) candidates[n++] = bindir_tool;
+    candidates[n++] = versioned;
+    candidates[n++] = tool;
   }
   int err = ENOENT;
   tried[0] = 0;
@@ -57,7 +62,7 @@ static int spawn_clang(char **argv, int errfd, pid_t *pid, char *tried, size_t t
   return err;
 }
 
-static char *read_all(int fd, size_t *len) {
+char *bridge_read_all(int fd, size_t *len) {
   rc_strbuf sb;
   rc_sb_init(&sb);
   char buf[4096];
@@ -118,7 +123,7 @@ int bridge_compile_cl(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *
   }
   pid_t pid;
   char tried[8192];
-  int err = spawn_clang(args.data, pipefd[1], &pid, tried, sizeof tried);
+  int err = bridge_spawn_tool("clang", "RECONV_CLANG", args.data, pipefd[1], &pid, tried, sizeof tried);
   close(pipefd[1]);
   if (err) {
     close(pipefd[0]);
@@ -128,7 +133,7 @@ int bridge_compile_cl(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *
     goto done;
   }
   size_t errlen;
-  char *errtext = read_all(pipefd[0], &errlen);
+  char *errtext = bridge_read_all(pipefd[0], &errlen);
   close(pipefd[0]);
   int status;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

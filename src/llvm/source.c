@@ -117,7 +117,7 @@ static LLVMTargetMachineRef target_machine(LLVMModuleRef m) {
 /* clang -O0 marks every function optnone, and the new pass manager then skips every pass not
  * required for correctness: --llvm-passes=structurizecfg would do nothing on a -O0 kernel, while a
  * GPU backend structurizes at -O0 too. The passes asked for run, so optnone goes first. */
-static void drop_optnone(LLVMModuleRef m) {
+void bridge_drop_optnone(LLVMModuleRef m) {
   unsigned optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optnone);
@@ -164,7 +164,7 @@ static char *bridge_versioned_pipeline(const char *pipeline) {
 }
 
 int bridge_run_passes(rc_ctx *ctx, const char *path, LLVMModuleRef m, const char *pipeline) {
-  drop_optnone(m);
+  bridge_drop_optnone(m);
   /* The target machine gives the passes the target's cost model (TTI), which e.g. the divergence
    * analysis of amdgcn consults. */
   LLVMTargetMachineRef tm = target_machine(m);
@@ -237,7 +237,7 @@ static void keep_message(void *user, const rc_diag *d) {
 }
 
 static void user_passes_child(int fd, LLVMModuleRef m, const char *path, const char *pipeline,
-                              const ptrmap *before) {
+                              ptrmap *before) {
   /* a crash should end the child by its signal, also where a sanitizer's handler would catch it */
   static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
   for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
@@ -248,7 +248,7 @@ static void user_passes_child(int fd, LLVMModuleRef m, const char *path, const c
   ctx.diag = keep_message;
   ctx.diag_user = &msg;
   int status;
-  if (bridge_run_passes(&ctx, path, m, pipeline) != 0) {
+  if (bridge_run_pipeline(&ctx, path, &m, pipeline, before) != 0) {
     status = write_all(fd, "E", 1) && write_all(fd, msg.data ? msg.data : "", msg.len) ? 1 : 3;
   } else {
     mark_inserted_blocks(m, before);
@@ -260,6 +260,8 @@ static void user_passes_child(int fd, LLVMModuleRef m, const char *path, const c
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);
+  for (uint32_t i = 0; i < before->cap; i++) free(before->slots[i].val); /* the child's copy */
+  ptrmap_free(before);
   rc_sb_free(&msg);
   close(fd);
   _exit(status);

@@ -35,9 +35,17 @@ static rc_value *value_along(rc_instr *phi, rc_block *x, rc_block *t) {
 
 typedef enum { SAME, COND, NOT_COND, NONE } merged_kind;
 
+/* One value: the same value, or integer constants equal in type and value (constants are not
+ * uniqued: each flow phi gets its own `false`). */
+static bool same_value(const rc_value *a, const rc_value *b) {
+  if (a == b) return true;
+  return a->kind == RC_V_CONST && b->kind == RC_V_CONST && a->type == b->type && rc_type_is_int((rc_type)a->type) &&
+         rc_type_bits((rc_type)a->type) <= 64 && rc_const_ival(a) == rc_const_ival(b);
+}
+
 /* What one edge from x must bring phi for the two it replaces: see the file comment. */
 static merged_kind merge_kind(rc_value *on_true, rc_value *on_false, rc_value **same) {
-  if (on_true == on_false || on_false->kind == RC_V_UNDEF) return *same = on_true, SAME;
+  if (same_value(on_true, on_false) || on_false->kind == RC_V_UNDEF) return *same = on_true, SAME;
   if (on_true->kind == RC_V_UNDEF) return *same = on_false, SAME;
   if (on_true->type == RC_I1 && on_true->kind == RC_V_CONST && on_false->kind == RC_V_CONST &&
       (rc_const_ival(on_true) != 0) != (rc_const_ival(on_false) != 0))
