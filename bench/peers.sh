@@ -9,8 +9,8 @@
 #                              (StructurizeCFG's skip-uniform-regions), then lower
 # One row per kernel, then a summary: totals per strategy, the geometric mean of auto's vector
 # instructions over ipdom's, the kernels where auto issues more vector + mask instructions than
-# either structurizer row (the worst listed), also per group of kernels (examples, corpus: tests/corpus,
-# generated, other), and the kernels skipped or failed, with the reason. SIMD efficiency: active
+# either structurizer row (the worst listed), also per group of kernels (examples, corpus:
+# tests/corpus, generated, other), and the kernels skipped or failed, with the reason. SIMD efficiency: active
 # lanes per vector instruction over the wave size (in the totals: summed over the kernels).
 #
 #   bench/peers.sh [options] [DIR|FILE...]   (default: examples tests/corpus)
@@ -29,7 +29,8 @@
 # strategy is not equivalent to the thread-level interpreter, faults, or has no row (reconv without
 # the LLVM bridge has no structurizer) counts as failed and stays out of the totals; except that
 # where LLVM's skip-uniform output is not reconverging (its uniformity analysis is wrong about a
-# cycle-exit phi: llvm-project #216296, merged in 2026), that row alone has no numbers and the kernel is listed.
+# cycle-exit phi: llvm-project #216296, merged in 2026), that row alone has no numbers there, and
+# the kernel is listed.
 # Exit status 0, 1 when a kernel failed, 2 on wrong usage.
 set -euo pipefail
 export LC_ALL=C

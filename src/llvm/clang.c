@@ -26,7 +26,7 @@ static bool executable(const char *p) {
 }
 
 /* Start an LLVM tool (clang, opt: the first candidate that can be started) with argv[1..]; its
- * standard output and error go to errfd. An explicit choice in the environment variable `env` is
+ * standard output and error go to errfd. An explicit choice in the environment variable env_var is
  * the only one tried; otherwise the tool of the LLVM reconv was built with comes first. */
 int bridge_spawn_tool(const char *tool, const char *env_var, char **argv, int errfd, pid_t *pid,
                       char *tried, size_t triedlen) {
