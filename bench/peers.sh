@@ -10,8 +10,9 @@
 # One row per kernel, then a summary: totals per strategy, the geometric mean of auto's vector
 # instructions over ipdom's, the kernels where auto issues more vector + mask instructions than
 # either structurizer row (the worst listed), also per group of kernels (examples, corpus:
-# tests/corpus, generated, other), and the kernels skipped or failed, with the reason. SIMD efficiency: active
-# lanes per vector instruction over the wave size (in the totals: summed over the kernels).
+# tests/corpus, generated, other), and the kernels skipped or failed, with the reason. SIMD
+# efficiency: active lanes per vector instruction over the wave size (in the totals: summed over
+# the kernels).
 #
 #   bench/peers.sh [options] [DIR|FILE...]   (default: examples tests/corpus)
 #
