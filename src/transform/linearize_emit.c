@@ -9,6 +9,7 @@
  * join block of its own (flagged RC_BLOCK_GUARD, one `jmp`); a loop is entered at its first entry
  * and left from its back-edge guard only (Alg. 1 lines 24-33), so it folds to one node. */
 #include "linearize_internal.h"
+#include "../sim/scalar.h" /* sim_icmp: the interpreter's integer compare */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,15 +322,17 @@ void lin_emit_region(lin_build *b, const lin_region *r, rc_block *D, rc_block *P
 
 /* ---- the end: phis of g, O3, layout ---------------------------------------------------------------- */
 
-/* After O3 merged a guard into block x, x ends with `g = select c, A, B; ...; m = icmp eq g, C;
- * br m, T, F`: the check tests x's own branch condition again, so the branch takes c itself (its
- * targets swapped when C is B), and the compare goes. Returns the select, now maybe unused (the
- * caller removes it when nothing else reads it), or NULL when x is not of that shape. */
+/* After O3 merged a guard into block x, x ends with `g = select c, A, B; ...; m = icmp P g, C;
+ * br m, T, F` (P is eq for a block's guard, ule or ugt for a back-edge guard's range of values):
+ * when the compare comes out differently for A and for B, the check tests x's own branch condition
+ * again, so the branch takes c itself (its targets swapped when the compare holds for B), and the
+ * compare goes. Returns the select, now maybe unused (the caller removes it when nothing else
+ * reads it), or NULL when x is not of that shape. */
 static rc_instr *fold_merged_check(rc_block *x) {
   rc_instr *br = rc_block_term(x);
   if (!br || br->op != RC_OP_BR || br->ops[0]->kind != RC_V_INSTR) return NULL;
   rc_instr *m = (rc_instr *)br->ops[0];
-  if (m->op != RC_OP_ICMP || m->pred != RC_CMP_EQ || m->parent != x || m->ops[0]->kind != RC_V_INSTR ||
+  if (m->op != RC_OP_ICMP || m->pred > RC_CMP_UGE || m->parent != x || m->ops[0]->kind != RC_V_INSTR ||
       m->ops[1]->kind != RC_V_CONST)
     return NULL;
   rc_instr *sel = (rc_instr *)m->ops[0];
@@ -337,9 +340,11 @@ static rc_instr *fold_merged_check(rc_block *x) {
       sel->ops[2]->kind != RC_V_CONST)
     return NULL;
   int64_t A = ((rc_const *)sel->ops[1])->u.i, B = ((rc_const *)sel->ops[2])->u.i, C = ((rc_const *)m->ops[1])->u.i;
-  if (A == B || (C != A && C != B)) return NULL;
+  unsigned bits = rc_type_bits((rc_type)sel->v.type);
+  bool on_a = sim_icmp((rc_cmp)m->pred, bits, A, C), on_b = sim_icmp((rc_cmp)m->pred, bits, B, C);
+  if (on_a == on_b) return NULL;
   rc_instr_set_op(br, 0, sel->ops[0]);
-  if (C == B) {
+  if (on_b) {
     rc_block *t = br->targets[0];
     br->targets[0] = br->targets[1];
     br->targets[1] = t;
@@ -356,8 +361,9 @@ static void remove_unused(rc_kernel *k, rc_instr_vec *cands) {
     for (const rc_instr *in = k->blocks[b]->first; in; in = in->next)
       for (uint32_t o = 0; o < in->nops; o++)
         if (in->ops[o]->kind == RC_V_INSTR && in->ops[o]->id < k->nvalues) used[in->ops[o]->id] = 1;
-  for (uint32_t i = 0; i < cands->len; i++)
-    if (cands->data[i]->v.id < k->nvalues && !used[cands->data[i]->v.id]) rc_instr_detach(cands->data[i]);
+  for (uint32_t i = 0; i < cands->len; i++) /* (a select may be there twice) */
+    if (cands->data[i]->parent && cands->data[i]->v.id < k->nvalues && !used[cands->data[i]->v.id])
+      rc_instr_detach(cands->data[i]);
   free(used);
 }
 
@@ -396,6 +402,31 @@ static uint32_t merge_guards(lin_build *b, bool *dead) {
   remove_unused(b->k, &selects);
   rc_vec_free(&selects);
   return merged;
+}
+
+/* A guard phi's incoming value `select c, A, B` made in the block P it comes from, when P ends in
+ * `br c, T, F` and the phi's block is only one of T and F: along that edge c is known, so the phi
+ * takes A (from T) or B (from F) itself. switch.0's `g = select %is1, 3, 5` before
+ * `br %is1, case1, join` reaches join only as 5 (dwt2d's horizontalStep, a lowered switch); the
+ * select then often has no reader left (O3's remove_unused drops it). */
+static void known_along_edge(rc_kernel *k, rc_instr_vec *selects) {
+  for (uint32_t bi = 0; bi < k->nblocks; bi++) {
+    rc_block *blk = k->blocks[bi];
+    if (!(blk->bflags & RC_BLOCK_GUARD)) continue;
+    for (rc_instr *phi = blk->first; phi && phi->op == RC_OP_PHI; phi = phi->next)
+      for (uint32_t o = 0; o < phi->nops; o++) {
+        rc_instr *sel = rc_value_instr(phi->ops[o]);
+        rc_block *from = phi->targets[o];
+        rc_instr *br = rc_block_term(from);
+        if (!sel || sel->op != RC_OP_SELECT || sel->parent != from || !br || br->op != RC_OP_BR ||
+            br->ops[0] != sel->ops[0] || br->targets[0] == br->targets[1])
+          continue;
+        if (br->targets[0] == blk) rc_instr_set_op(phi, o, sel->ops[1]);
+        else if (br->targets[1] == blk) rc_instr_set_op(phi, o, sel->ops[2]);
+        else continue;
+        rc_vec_push(selects, sel);
+      }
+  }
 }
 
 static void layout(lin_build *b) {
@@ -467,6 +498,12 @@ int lin_build_finish(rc_ctx *ctx, lin_build *b, int opt) {
     dead[b->placeholder->id] = true;
     rc_kernel_remove_blocks(k, dead);
     free(dead);
+    if (opt >= 3) {
+      rc_instr_vec selects = {0};
+      known_along_edge(k, &selects);
+      remove_unused(k, &selects);
+      rc_vec_free(&selects);
+    }
     layout(b);
   }
   rc_vec_free(&b->gend);
