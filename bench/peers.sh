@@ -161,9 +161,9 @@ awk -F '\t' -v tsv="$tsv" -v summary_only="$summary_only" -v worst="$worst" -v o
       tv[s] += v[s]; tm[s] += m[s]; tc[s] += c[s]; ta[s] += a[s]; tw[s] += v[s] * w }
     if (has_skip) { nsu++; su_auto += v[1] + m[1] + c[1] }
     if (!summary_only && tsv)
-      printf "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\n", $2, $3, v[0], m[0], c[0], pct(a[0], v[0], w), v[1], m[1], c[1], pct(a[1], v[1], w), v[2], m[2], c[2], pct(a[2], v[2], w), v[3], m[3], c[3], pct(a[3], v[3], w)
+      printf "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", $2, $3, v[0], m[0], c[0], pct(a[0], v[0], w), v[1], m[1], c[1], pct(a[1], v[1], w), v[2], m[2], c[2], pct(a[2], v[2], w), v[3], m[3], c[3], (has_skip ? pct(a[3], v[3], w) : "-")
     else if (!summary_only)
-      printf "%-40s %-24s %10d %6d %6d   %10d %6d %6d %7s   %10d %6d %6d %7s   %10d %6d %6d %7s\n", $2, $3, v[0], m[0], c[0], v[1], m[1], c[1], pct(a[1], v[1], w), v[2], m[2], c[2], pct(a[2], v[2], w), v[3], m[3], c[3], pct(a[3], v[3], w)
+      printf "%-40s %-24s %10d %6d %6d   %10d %6d %6d %7s   %10d %6d %6d %7s   %10s %6s %6s %7s\n", $2, $3, v[0], m[0], c[0], v[1], m[1], c[1], pct(a[1], v[1], w), v[2], m[2], c[2], pct(a[2], v[2], w), v[3], m[3], c[3], (has_skip ? pct(a[3], v[3], w) : "-")
     g = ($2 ~ /^gen / ? "generated" : $2 ~ /^tests\/corpus\// ? "corpus" : $2 ~ /^examples\// ? "examples" : "other"); gn[g]++
     if (v[0] > 0 && v[1] > 0) { lg += log(v[1] / v[0]); ng++; glg[g] += log(v[1] / v[0]); gng[g]++ } else if (v[0] == 0 && v[1] == 0) ng0++; else nz++
     if (v[1] + m[1] > v[2] + m[2]) { gworse[g]++; nworse++; printf "%d\t%s\t%s\t%d\t%d\n", (v[1] + m[1]) - (v[2] + m[2]), $2, $3, v[1] + m[1], v[2] + m[2] > out }
