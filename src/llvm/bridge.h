@@ -91,6 +91,9 @@ int bridge_compile_cl(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *
  * or the errno of the last attempt. */
 int bridge_spawn_tool(const char *tool, const char *env_var, char **argv, int errfd, pid_t *pid,
                       char *tried, size_t triedlen);
+/* A new empty file for `tool` to write ($TMPDIR, else /tmp): its path in buf. Returns 0, or -1
+ * after reporting. The caller removes it. */
+int bridge_temp_file(rc_ctx *ctx, const char *path, const char *tool, char *buf, size_t len);
 /* All of fd until its end, malloc'ed, without trailing newlines. */
 char *bridge_read_all(int fd, size_t *len);
 

@@ -62,6 +62,17 @@ int bridge_spawn_tool(const char *tool, const char *env_var, char **argv, int er
   return err;
 }
 
+int bridge_temp_file(rc_ctx *ctx, const char *path, const char *tool, char *buf, size_t len) {
+  const char *tmpdir = getenv("TMPDIR");
+  snprintf(buf, len, "%s/reconv-%s-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp", tool); /* mkstemp's template */
+  int fd = mkstemp(buf);
+  if (fd < 0)
+    return rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot create a temporary file for %s: %s", tool,
+                     strerror(errno));
+  close(fd);
+  return 0;
+}
+
 char *bridge_read_all(int fd, size_t *len) {
   rc_strbuf sb;
   rc_sb_init(&sb);
@@ -84,13 +95,7 @@ int bridge_compile_cl(rc_ctx *ctx, const char *path, const rc_llvm_import_opts *
   const char *olevel = o && o->opt_level ? o->opt_level : "2";
   char oflag[8], tmpl[4096];
   snprintf(oflag, sizeof oflag, "-O%.2s", olevel);
-  const char *tmpdir = getenv("TMPDIR");
-  snprintf(tmpl, sizeof tmpl, "%s/reconv-cl-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-  int outfd = mkstemp(tmpl);
-  if (outfd < 0)
-    return rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot create a temporary file for clang: %s",
-                     strerror(errno));
-  close(outfd);
+  if (bridge_temp_file(ctx, path, "clang", tmpl, sizeof tmpl)) return -1;
 
   RC_VEC(char *) args = {0};
   rc_vec_push(&args, NULL); /* argv[0], the clang found */

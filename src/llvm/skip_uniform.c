@@ -109,17 +109,6 @@ static void rebuild_before(LLVMModuleRef m, ptrmap *before, key_vec *old_keys) {
     }
 }
 
-static int temp_path(rc_ctx *ctx, const char *path, char *buf, size_t len) {
-  const char *tmpdir = getenv("TMPDIR");
-  snprintf(buf, len, "%s/reconv-opt-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-  int fd = mkstemp(buf);
-  if (fd < 0)
-    return rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot create a temporary file for opt: %s",
-                     strerror(errno));
-  close(fd);
-  return 0;
-}
-
 /* LLVM 14 reads bitcode with opaque pointers only in -opaque-pointers mode; its C API cannot ask
  * a context for its mode, but a pointer type made in it prints as `ptr` in that mode. */
 static bool context_has_opaque_pointers(LLVMContextRef c) {
@@ -181,7 +170,8 @@ static int legacy_structurize(rc_ctx *ctx, const char *path, LLVMModuleRef *m, p
   char in[4096], out[4096];
   int rc = -1;
   in[0] = out[0] = 0;
-  if (temp_path(ctx, path, in, sizeof in) || temp_path(ctx, path, out, sizeof out)) goto done;
+  if (bridge_temp_file(ctx, path, "opt", in, sizeof in) || bridge_temp_file(ctx, path, "opt", out, sizeof out))
+    goto done;
   if (LLVMWriteBitcodeToFile(*m, in) != 0) {
     rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "cannot write %s for opt", in);
     goto done;
