@@ -154,9 +154,9 @@ static int run_opt(rc_ctx *ctx, const char *path, LLVMContextRef c, const char *
   ran = ran ? ran + 2 : tried;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     rc = rc_report(ctx, RC_SEV_ERROR, path, 0, 0, "%s: `%s -structurizecfg -structurizecfg-skip-uniform-"
-                   "regions` failed (%s %d):\n%s", skip_uniform_pass, ran,
+                   "regions` failed (%s %d)%s%s", skip_uniform_pass, ran,
                    WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-                   errtext);
+                   errlen ? ":\n" : "", errtext);
   free(errtext);
   return rc;
 }

@@ -5,13 +5,15 @@
 ; (uniform: it keeps its CFG, no Flow block) and the second on the work-item id (divergent:
 ; structurized). @unnamed has numbered blocks, which keep their numbers after the round trip
 ; through opt. The compare rows: one Flow block fewer with uniform regions skipped, both
-; equivalent; passes before and after it run as usual; without opt the error says what is missing.
+; equivalent; passes before and after it run as usual; without opt the error says what is missing, and
+; an opt that fails (`false`) is reported with its exit status.
 ; RUN: reconv print %s --kernel named --llvm-passes='structurizecfg<skip-uniform-regions>' | grep -E '^[A-Za-z0-9_.]+:|^  br|^  jmp'
 ; RUN: reconv print %s --kernel unnamed --llvm-passes='structurizecfg<skip-uniform-regions>' | grep -E '^[A-Za-z0-9_.]+:|^  br|^  jmp'
 ; RUN: reconv print %s --kernel named --llvm-passes=structurizecfg | grep -c '!flow'
 ; RUN: reconv print %s --kernel named --llvm-passes='lowerswitch,structurizecfg<skip-uniform-regions>,instsimplify' -o %T/s.rir && reconv equiv --kernel named %s %T/s.rir | tail -1
 ; RUN: reconv compare %s --kernel named --only 'llvm-structurizecfg+lower,llvm-structurizecfg[skip-uniform]+lower' --json | grep -o '"name": "[^"]*"\|"flow_blocks": [0-9]*\|"issued_instructions": [0-9]*\|"verdict": "[^"]*"' | paste - - - -
 ; RUN: RECONV_OPT=/nonexistent/opt reconv print %s --kernel named --llvm-passes='structurizecfg<skip-uniform-regions>' 2>&1 | sed "s/(tried [^)]*)/(tried ...)/; s/LLVM [0-9]*'s/LLVM N's/"; echo "exit ${PIPESTATUS[0]}"
+; RUN: RECONV_OPT=false reconv print %s --kernel named --llvm-passes='structurizecfg<skip-uniform-regions>' 2>&1; echo "exit $?"
 ; reconv-run: --global 8 --arg p=i32[8] --arg n=1
 
 target triple = "amdgcn-amd-amdhsa"
