@@ -246,9 +246,9 @@ END {
 
 # Table 4's kind: instructions executed (vector + scalar) by the original (Orig) and by linearize at
 # opt=0..3 (O0 is the paper's "After"), on the IPDOM-stack model and on the wave simulator, for the
-# kernels that ran under their guessed specification. A count is checked against the interpreter
+# kernels that ran under their specification. A count is checked against the interpreter
 # (--check); "N*" where the run's memory differs from the interpreter's (the count then comes from
-# a run without --check; the footnote says when the original differs too: the guessed input makes
+# a run without --check; the footnote says when the original differs too: the input makes
 # the kernel race), "refused" where linearize refuses the kernel at that level
 executed() { # executed MODE PASSES FILE KERNEL SPEC...
   local mode=$1 passes=$2 file=$3 k=$4 out mark=""
@@ -281,7 +281,7 @@ if [ $table4 -eq 1 ]; then
       case "${row[0]}" in *'*') races+=" $k/$model" ;; esac
     done
   done < "$stats"
-  [ -z "${races:-}" ] || printf '* not checked: the original differs from the interpreter too (races under the guessed input):%s\n' "$races"
+  [ -z "${races:-}" ] || printf '* not checked: the original differs from the interpreter too (races under its input):%s\n' "$races"
 fi
 echo "work files: $work${keep:+ (kept)}"
 exit $status
