@@ -44,36 +44,44 @@ static bool is_unit(const lower_regions *r, uint32_t id) { return id > r->nb; }
 static uint32_t unit_index(const lower_regions *r, uint32_t id) { return id - r->nb - 1; }
 static bool opened(const lower_regions *r, uint32_t id) { return r->gopen[unit_index(r, id)] == r->cur; }
 
+/* The 2^k-th ancestor of item x in the unit tree (up), or RC_NONE while it has no such ancestor
+ * (yet). The tree only grows at its roots (a unit takes in items that had no parent), so an
+ * ancestor found once stays one: the levels are filled in on demand and kept. The recursion is
+ * at most k deep (k < 32). */
+static uint32_t ancestor(lower_regions *r, uint32_t x, uint32_t k) {
+  if (k == 0) return r->up[x];
+  while (r->levels.len < k) { /* level 0 is up itself */
+    uint32_t *level = rc_xmalloc(2 * ((size_t)r->nb + 1) * sizeof *level);
+    for (uint32_t i = 0; i < 2 * r->nb + 2; i++) level[i] = RC_NONE;
+    rc_vec_push(&r->levels, level);
+  }
+  uint32_t *level = r->levels.data[k - 1];
+  if (level[x] != RC_NONE) return level[x];
+  uint32_t mid = ancestor(r, x, k - 1);
+  uint32_t a = mid == RC_NONE ? RC_NONE : ancestor(r, mid, k - 1);
+  level[x] = a;
+  return a;
+}
+
 /* What block y belongs to in the current walk: itself, or the outermost unit holding it that the
- * walk has not opened. */
+ * walk has not opened. The opened units are the outer ones (a walk opens only a unit it has
+ * entered, whose parent is opened or which has none), so along the path from y up, the items not
+ * opened come first: the answer is found by binary lifting over the ancestors, in time logarithmic
+ * in the depth of the unit tree, which grows with the nesting of the regions (a climb one parent at
+ * a time made lower quadratic on deeply nested regions). The answer is remembered for y during the
+ * walk, until that item is opened in turn. */
 static uint32_t item_of(lower_regions *r, uint32_t y) {
   if (!r->compressed) return y;
   uint32_t t = uf_find(r, y);
   if (!is_unit(r, t) || !opened(r, t)) return t;
-  /* the opened units are the outer ones: climb to below the innermost of them, remembering the
-   * answer on the way for this walk (it stays right until that item is opened in turn) */
-  uint32_t x = y, res;
-  r->path.len = 0;
-  for (;;) {
-    if (r->cstamp[x] == r->cur) {
-      uint32_t c = r->cache[x];
-      if (!is_unit(r, c) || !opened(r, c)) {
-        res = c;
-        break;
-      }
-    }
-    rc_vec_push(&r->path, x);
-    if (r->up[x] == RC_NONE || opened(r, r->up[x])) {
-      res = x;
-      break;
-    }
-    x = r->up[x];
-  }
-  for (uint32_t i = 0; i < r->path.len; i++) {
-    r->cstamp[r->path.data[i]] = r->cur;
-    r->cache[r->path.data[i]] = res;
-  }
-  return res;
+  if (r->cstamp[y] == r->cur && (!is_unit(r, r->cache[y]) || !opened(r, r->cache[y]))) return r->cache[y];
+  uint32_t x = y, k = 0, a;
+  while ((a = ancestor(r, x, k)) != RC_NONE && !opened(r, a)) k++;
+  while (k-- > 0)
+    if ((a = ancestor(r, x, k)) != RC_NONE && !opened(r, a)) x = a;
+  r->cstamp[y] = r->cur;
+  r->cache[y] = x;
+  return x;
 }
 
 void lower_regions_init(lower_regions *r, const rc_cfg *g, const rc_domtree *pdom, const uint32_t *primary) {
@@ -143,7 +151,8 @@ void lower_regions_free(lower_regions *r) {
   free(r->icount_at);
   free(r->cache);
   free(r->cstamp);
-  rc_vec_free(&r->path);
+  for (uint32_t i = 0; i < r->levels.len; i++) free(r->levels.data[i]);
+  rc_vec_free(&r->levels);
   free(r->order);
   rc_vec_free(&r->blocks);
   rc_vec_free(&r->units);

@@ -33,7 +33,7 @@ typedef struct lower_regions {
   uint32_t *stamp, *estamp, *elast, *p0stamp, cur; /* per block, the current walk */
   RC_VEC(lower_regions_entry) recs;
   uint32_t *cache, *cstamp;           /* per item, the current walk: item_of's last answer */
-  rc_u32vec path;
+  RC_VEC(uint32_t *) levels;          /* levels[k - 1][x]: the 2^k-th ancestor of item x (up) */
   uint32_t *istamp, wcur;             /* per item: the backward walks of make_unit ... */
   uint32_t *icount, *icount_at, fcur; /* ... and how many members of P it reaches */
   /* the current region, after lower_regions_next */
