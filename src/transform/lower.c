@@ -67,11 +67,13 @@ typedef struct lower {
   uint32_t nb;        /* blocks of the thread-level kernel */
   bool skip, flow, scalarize;
   uint32_t skip_threshold; /* worth_skipping: the region size from which a brexecz is kept */
+  uint32_t zero_max;  /* place_zeros: the most blocks of Q that zero m_B before B clears it instead */
   rc_block **primary, **secondary; /* per divergent block */
   uint8_t *is_primary;
   uint8_t *move;      /* per divergent block p: p is in P0 of its primary successor */
   uint8_t *keep_skip; /* per divergent block p: `noskip` must keep its brexecz (skip_needed) */
-  uint8_t *split;     /* per primary successor: zero m_B after the restore (B_tail in Q) */
+  uint8_t *split;     /* per primary successor: zero m_B after the restore (B_tail in Q, or
+                         place_zeros's cap) */
   uint8_t *wants_join;/* per primary successor: gets a flow block (`flow`) */
   rc_domtree dom;     /* of the thread-level CFG */
   rc_u32vec qblocks;  /* rejoin_sets: Q of the current primary successor (blocks may repeat) */
@@ -85,7 +87,7 @@ typedef struct lower {
   phi_registers phis; /* out of SSA */
   /* statistics */
   uint32_t ndivergent, nuniform, nprimary, nmoves, nors, nzeros, nsplits, nflow, nskips, nscalar;
-  uint32_t nwavediv, nreruns, ninverted, nrepeated;
+  uint32_t ncleared, nwavediv, nreruns, ninverted, nrepeated;
 } lower;
 
 /* ---- checks and the sets ------------------------------------------------------------------------------- */
@@ -207,20 +209,34 @@ static bool reaches_avoiding(lower *L, rc_block *B, uint32_t avoid) {
  * same when Z is outside the region and the wave cannot get from B back to a block of Q without
  * passing Z: then every entry into the region from Q is preceded by Z's zeroing since m_B was last
  * restored. Fewer mask instructions when several blocks of Q run one after another (thesis Fig. 4.2:
- * the uniform side entries), the lean lowering of issue 15. */
-static void place_zeros(lower *L, lower_regions *r, rc_block *B) {
+ * the uniform side entries), the lean lowering of issue 15.
+ *
+ * More than zero_max blocks of Q (far jumps into deeply nested regions, where one edge makes its
+ * source a block of Q for every region it enters, so that the zeroings grow with the square of
+ * the kernel: issue 31) zero nothing; B zeroes m_B right after its restore instead (the virtual
+ * split's zeroing). That is sound for any Q: registers start at zero, only P writes m_B, and the
+ * wave leaves the region only through B, so m_B is zero whenever the wave is outside the region,
+ * and every entry into it finds m_B zero. It costs one mask instruction each time B runs, which
+ * is why it is kept for large Q. Returns whether B clears. */
+static bool place_zeros(lower *L, lower_regions *r, rc_block *B) {
   uint32_t n = L->qblocks.len, z = n ? L->qblocks.data[0] : RC_NONE;
+  L->qcur++;
+  uint32_t distinct = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (L->qstamp[L->qblocks.data[i]] != L->qcur) {
+      L->qstamp[L->qblocks.data[i]] = L->qcur;
+      distinct++;
+    }
   for (uint32_t i = 1; i < n && z != RC_NONE; i++) z = rc_domtree_lca(&L->dom, z, L->qblocks.data[i]);
   bool one = false;
-  if (n > 1 && z != RC_NONE && z != B->id && !lower_regions_member(r, z)) {
-    L->qcur++;
-    for (uint32_t i = 0; i < n; i++) L->qstamp[L->qblocks.data[i]] = L->qcur;
-    one = !reaches_avoiding(L, B, z);
-  }
-  if (one) add_zero(L, z, B->id);
+  if (n > 1 && z != RC_NONE && z != B->id && !lower_regions_member(r, z)) one = !reaches_avoiding(L, B, z);
+  bool clear = !one && distinct > L->zero_max;
+  if (clear) L->split[B->id] = 1;
+  else if (one) add_zero(L, z, B->id);
   else
     for (uint32_t i = 0; i < n; i++) add_zero(L, L->qblocks.data[i], B->id);
   L->qblocks.len = 0;
+  return clear;
 }
 
 /* P0, Q and the split for primary successor B, whose region (P* without B) r has just made. */
@@ -255,9 +271,10 @@ static void rejoin_sets(lower *L, lower_regions *r, rc_block *B) {
       if (lower_regions_member(r, B->preds[j]->id))
         rc_u64map_put(&L->retarget, (uint64_t)B->preds[j]->id << 32 | B->id, B);
   }
-  place_zeros(L, r, B);
+  bool split = L->split[B->id], cleared = place_zeros(L, r, B);
   if (L->split[B->id]) {
-    L->nsplits++;
+    if (cleared && !split) L->ncleared++;
+    else L->nsplits++;
     L->nzeros++;
   }
 }
@@ -615,6 +632,15 @@ static int parse_args(rc_ctx *ctx, const rc_pass_args *args, lower *L, unsigned 
     if (!L->skip) return rc_error(ctx, "lower: skip-threshold and noskip exclude each other");
     L->skip_threshold = (uint32_t)v;
   }
+  L->zero_max = 64;
+  const char *zm = rc_pass_arg_get(args, "zero-max");
+  if (zm) {
+    char *end = NULL;
+    unsigned long v = strtoul(zm, &end, 10);
+    if (!*zm || *end || *zm == '-' || v > 1000000)
+      return rc_error(ctx, "lower: zero-max must be a number from 0 to 1000000, not '%s'", zm);
+    L->zero_max = (uint32_t)v;
+  }
   /* flow blocks are the default: a re-join restored in a flow block costs side entries nothing,
    * where zeroing costs a mask instruction in each (docs/ir.md) */
   L->flow = rc_pass_arg_get(args, "noflow") == NULL;
@@ -701,6 +727,7 @@ static void set_stats(const lower *L, rc_stats *stats) {
   rc_stats_set(stats, "rejoin_ors", L->nors);
   rc_stats_set(stats, "zero_inits", L->nzeros);
   rc_stats_set(stats, "virtual_splits", L->nsplits);
+  rc_stats_set(stats, "cleared_at_restore", L->ncleared);
   rc_stats_set(stats, "rejoin_flow_blocks", L->nflow);
   rc_stats_set(stats, "empty_exec_skips", L->nskips);
   rc_stats_set(stats, "inverted_compares", L->ninverted);

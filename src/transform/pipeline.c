@@ -106,8 +106,9 @@ static const rc_pass_info passes[] = {
      "(brexecz only where a loop or a vector branch needs it), noflow (zero the re-join mask on "
      "side entries instead of a flow block that does the restore; flow: the default), noscalar "
      "(no !scalar instructions), all-divergent, norepair (refuse, instead of running reconverge "
-     "again, a branch only divergent at wave level)",
-     rc_pass_lower, RC_LEVEL_THREAD, "skip-threshold= noskip flow noflow noscalar all-divergent norepair"},
+     "again, a branch only divergent at wave level), zero-max=N (a re-join mask zeroed in at most N "
+     "blocks before its region, else cleared after its restore; default 64)",
+     rc_pass_lower, RC_LEVEL_THREAD, "skip-threshold= noskip flow noflow noscalar all-divergent norepair zero-max="},
     {"blockip",
      "any kernel -> wave kernel with a per-lane next-block label, blocks swept in one layout, empty ones "
      "skipped (the Beignet note)",

@@ -32,6 +32,7 @@ static const char *pipelines[] = {
     "meld,reconverge,lower",
     "reconverge[order=rpot],lower[noskip,noscalar]",
     "reconverge[order=dfpd],lower[skip-threshold=0]",
+    "reconverge[order=dfpd],lower[noflow,zero-max=0]",
 };
 #define NPIPELINES (sizeof pipelines / sizeof *pipelines)
 

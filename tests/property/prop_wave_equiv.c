@@ -20,7 +20,7 @@
 
 static const uint32_t waves[] = {1, 3, 4, 7, 16, 32, 33, 64};
 static const char *orders[] = {"dfpd", "bfpd", "rpot", "domreg", "auto"};
-static const char *variants[] = {"", "[flow]", "[noskip]", "[noscalar]", "[flow,noskip]", "[skip-threshold=0]"};
+static const char *variants[] = {"", "[flow]", "[noskip]", "[noscalar]", "[flow,noskip]", "[skip-threshold=0]", "[zero-max=0]", "[noflow,zero-max=0]"};
 
 /* The kernel of iteration it: a shape that varies with it. */
 static rc_kernel *kernel_for(rc_module *m, unsigned it) {
