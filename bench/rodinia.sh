@@ -74,9 +74,8 @@ lookup() { awk -v f="$2" -v c="$3" '$1 == f { print $c; found = 1 } END { if (!f
 # opencl/ folder), at a smaller but faithful problem size (the interpreter is slow). One option a
 # line; a kernel not listed here runs under the guess. Input files (little-endian i32, see
 # i32_file) are made in the work directory when a spec first needs them.
-# Not in the table: heartwall's and lavaMD's kernel_gpu_opencl take a struct by value (d_common,
-# d_dim_gpu), which reconv's simulators do not run ("by-value aggregate parameters are not
-# simulated (run specifications give scalars)"), so they stay no-spec under any specification.
+# heartwall's and lavaMD's kernel_gpu_opencl take a struct by value (d_common, d_dim_gpu): clang
+# passes it on amdgcn as `%NAME.coerce`, given as {V,V,...} (its fields in order, docs/cli.md).
 # i32_file PATH: the integers of standard input, one a line, as little-endian i32 into PATH
 i32_file() {
   local v out=""
@@ -107,6 +106,76 @@ btree_file() {
 points_file() {
   awk 'BEGIN { split("1090519040 1098907648 1107296256 1115684864 1124073472", cost, " ")
     for (i = 0; i < 512; i++) print 1065353216 "\n" 0 "\n" (i * 7) % 16 "\n" 0 "\n" cost[i % 5 + 1] "\n" 0 }' | i32_file "$1"
+}
+# lavaMD's boxes (main.h's box_str: x, y, z, number, long offset, nn, then 26 nei_str of x, y, z,
+# number, long offset: 164 i32 a box, a long as two, padding zero) for boxes1d B, as main.c lays
+# them out: box (i, j, k) numbered (i * B + j) * B + k, its neighbours the boxes around it inside
+# the grid in main.c's order, NUMBER_PAR_PER_BOX (100) particles a box
+lavamd_boxes_file() {
+  awk -v b="$2" 'BEGIN {
+    for (i = 0; i < b; i++) for (j = 0; j < b; j++) for (k = 0; k < b; k++) {
+      n = 0
+      for (l = -1; l < 2; l++) for (m = -1; m < 2; m++) for (q = -1; q < 2; q++)
+        if (i + l >= 0 && j + m >= 0 && k + q >= 0 && i + l < b && j + m < b && k + q < b && (l || m || q)) {
+          nx[n] = k + q; ny[n] = j + m; nz[n] = i + l; nb[n] = ((i + l) * b + j + m) * b + k + q; n++
+        }
+      nh = (i * b + j) * b + k
+      print k "\n" j "\n" i "\n" nh "\n" nh * 100 "\n" 0 "\n" n "\n" 0
+      for (e = 0; e < 26; e++)
+        if (e < n) print nx[e] "\n" ny[e] "\n" nz[e] "\n" nb[e] "\n" nb[e] * 100 "\n" 0
+        else print "0\n0\n0\n0\n0\n0"
+    } }' | i32_file "$1"
+}
+# heartwall's run: params_common (main.h, 97 fields in its order) as main.c and
+# kernel/kernel_gpu_opencl_wrapper.c derive it, then the buffers the wrapper makes, for frame
+# d_frame_no of a video of `frames` frames of rows x cols. Smaller than the input file's (tSize 25,
+# sSize 40, maxMove 10; 20 endo and 31 epi points), every size derived by the host's formulas; all
+# points start at the frame's centre (the kernel's fixed 25-pixel template offset stays inside),
+# frame 10 runs the tracking and the template update (d_frame_no % 10 == 0), the templates being
+# input as the earlier frames would have left them
+heartwall_spec() {
+  awk -v tS=4 -v sS=8 -v mm=4 -v frames=11 -v fno=10 -v rows=64 -v cols=64 -v endo=2 -v epi=2 -v wg=64 'BEGIN {
+    n = 0
+    v[++n] = 0; v[++n] = 97 * 4; v[++n] = 0; v[++n] = frames # common_change_mem, common_mem, unique_mem, frames_processed
+    v[++n] = sS; v[++n] = tS; v[++n] = mm; v[++n] = "0.87" # sSize tSize maxMove alpha
+    v[++n] = frames; v[++n] = rows; v[++n] = cols; v[++n] = rows * cols; v[++n] = 4 * rows * cols
+    all = endo + epi; v[++n] = endo; v[++n] = 4 * endo; v[++n] = epi; v[++n] = 4 * epi; v[++n] = all
+    r = 2 * tS + 1; v[++n] = r; v[++n] = r; v[++n] = r * r; v[++n] = 4 * r * r; v[++n] = 0 # in_*, in_pointer_mem
+    r2 = 2 * sS + 1; v[++n] = r2; v[++n] = r2; v[++n] = r2 * r2; v[++n] = 4 * r2 * r2 # in2_*
+    cv = r + r2 - 1; v[++n] = cv; v[++n] = cv; v[++n] = cv * cv; v[++n] = 4 * cv * cv; v[++n] = 0; v[++n] = 0 # conv_*
+    pc = r2 + 2 * r; v[++n] = r; v[++n] = r; v[++n] = pc; v[++n] = pc; v[++n] = pc * pc; v[++n] = 4 * pc * pc
+    sr = pc - 1 - r; v[++n] = sr; v[++n] = pc; v[++n] = sr * pc; v[++n] = 4 * sr * pc # in2_pad_cumv_sel_*
+    v[++n] = 1 + r; v[++n] = pc - 1; v[++n] = 1; v[++n] = pc
+    hr = pc - r - 1; v[++n] = 1; v[++n] = hr; v[++n] = 1; v[++n] = pc # in2_pad_cumv_sel2_*
+    v[++n] = hr; v[++n] = pc; v[++n] = hr * pc; v[++n] = 4 * hr * pc # in2_sub_cumh_*
+    hc = pc - 1 - r; v[++n] = hr; v[++n] = hc; v[++n] = hr * hc; v[++n] = 4 * hr * hc # in2_sub_cumh_sel_*
+    v[++n] = 1; v[++n] = hr; v[++n] = 1 + r; v[++n] = pc - 1
+    c2 = pc - r - 1; v[++n] = 1; v[++n] = hr; v[++n] = 1; v[++n] = c2 # in2_sub_cumh_sel2_*
+    v[++n] = hr; v[++n] = c2; v[++n] = hr * c2; v[++n] = 4 * hr * c2 # in2_sub2_*
+    v[++n] = r2; v[++n] = r2; v[++n] = r2 * r2; v[++n] = 4 * r2 * r2 # in2_sqr_*
+    v[++n] = hr; v[++n] = c2; v[++n] = hr * c2; v[++n] = 4 * hr * c2 # in2_sqr_sub2_*
+    v[++n] = r; v[++n] = r; v[++n] = r * r; v[++n] = 4 * r * r # in_sqr_*
+    tm = r + r2 - 1; v[++n] = tm; v[++n] = tm; v[++n] = tm * tm; v[++n] = 4 * tm * tm # tMask_*
+    v[++n] = mm; v[++n] = mm; v[++n] = mm * mm; v[++n] = 4 * mm * mm # mask_*
+    v[++n] = tm; v[++n] = tm; v[++n] = tm * tm; v[++n] = 4 * tm * tm # mask_conv_*
+    io = int((mm - 1) / 2) + ((mm - 1) % 2 > 0.5); v[++n] = io; v[++n] = io
+    if (n != 97) { print "heartwall_spec: " n " fields, params_common has 97" > "/dev/stderr"; exit 1 }
+    s = "{" v[1]; for (i = 2; i <= n; i++) s = s "," v[i]
+    print "--global " all * wg "\n--local " wg "\n--arg d_common.coerce=" s "}\n--arg d_frame_no=" fno
+    print "--arg d_frame=f32[" rows * cols "]:rand(1)"
+    c = rows / 2
+    split("d_endoRow " endo " d_endoCol " endo " d_epiRow " epi " d_epiCol " epi " d_tEndoRowLoc " endo * frames \
+          " d_tEndoColLoc " endo * frames " d_tEpiRowLoc " epi * frames " d_tEpiColLoc " epi * frames, p, " ")
+    for (i = 1; i < 16; i += 2) print "--arg " p[i] "=i32[" p[i + 1] "]:fill(" c ")"
+    print "--arg d_endoT=f32[" r * r * endo "]:rand(2)\n--arg d_epiT=f32[" r * r * epi "]:rand(3)"
+    split("d_in2_all " r2 * r2 " d_conv_all " cv * cv " d_in2_pad_cumv_all " pc * pc " d_in2_pad_cumv_sel_all " sr * pc \
+          " d_in2_sub_cumh_all " hr * pc " d_in2_sub_cumh_sel_all " hr * hc " d_in2_sub2_all " hr * c2 \
+          " d_in2_sqr_all " r2 * r2 " d_in2_sqr_sub2_all " hr * c2 " d_in_sqr_all " r * r " d_tMask_all " tm * tm \
+          " d_mask_conv_all " tm * tm " d_in_mod_temp_all " r * r " in_partial_sum_all " r " in_sqr_partial_sum_all " r \
+          " par_max_val_all " tm " in_final_sum_all 1 in_sqr_final_sum_all 1 denomT_all 1", q, " ")
+    for (i = 1; i < 38; i += 2) print "--arg " q[i] "=f32[" q[i + 1] * all "]"
+    print "--arg par_max_coo_all=i32[" tm * all "]\n--arg checksum=f32[100]"
+  }'
 }
 rodinia_spec() { # rodinia_spec REL KERNEL: the table's options, one a line, or nothing
   case "$1:$2" in
@@ -141,6 +210,17 @@ rodinia_spec() { # rodinia_spec REL KERNEL: the table's options, one a line, or 
       printf '%s\n' "--global 512" "--local 256" "--arg IMGVF_array=f32[6642]:rand(1)" "--arg I_array=f32[6642]:rand(1)" \
         "--arg I_offsets=i32[2]:seq(0,3321)" "--arg m_array=i32[2]:fill(41)" "--arg n_array=i32[2]:fill(81)" \
         "--arg vx=1.0" "--arg vy=1.0" "--arg e=1e-10" "--arg max_iterations=500" "--arg cutoff=0.00001" ;;
+    heartwall/kernel/kernel_gpu_opencl.cl:kernel_gpu_opencl)
+      heartwall_spec ;;
+    lavaMD/kernel/kernel_gpu_opencl.cl:kernel_gpu_opencl)
+      # main.c with -boxes1d 2: par alpha 0.5; dim_str {cur_arg (argc, 3), arch_arg, cores_arg (not
+      # set: 0), boxes1d_arg, number_boxes, box_mem (656 bytes a box), space_elem (100 a box),
+      # space_mem (16 bytes a FOUR_VECTOR), space_mem2}; one work-group of NUMBER_THREADS (the
+      # kernel file's 128) a box; rv and qv random in [0.1, 1) as main.c's (rand() % 10 + 1) / 10
+      [ -f "$work/boxes.bin" ] || lavamd_boxes_file "$work/boxes.bin" 2
+      printf '%s\n' "--global 1024" "--local 128" "--arg d_par_gpu.coerce=0.5" \
+        "--arg d_dim_gpu.coerce={3,0,0,2,8,5248,800,12800,3200}" "--arg d_box_gpu=i32[1312]:file($work/boxes.bin)" \
+        "--arg d_rv_gpu=f32[3200]:rand(1,0.1,1.0)" "--arg d_qv_gpu=f32[800]:rand(2,0.1,1.0)" "--arg d_fv_gpu=f32[3200]" ;;
     streamcluster/Kernels.cl:pgain_kernel)
       # streamcluster_cl.h (pGain): num points rounded up to groups of THREADS_PER_BLOCK (256) by
       # CLHelper.h's _clInvokeKernel; the kernel's barrier is under thread_id < num, so num is a

@@ -80,6 +80,10 @@ static int fill_request(ocl_request *q, uint8_t *file, const char *path, const c
       snprintf(why, len, "parameter %%%s has no value", name);
       return -1;
     }
+    if (a->is_aggregate) {
+      snprintf(why, len, "parameter %%%s is a by-value struct or array, which is not passed to pocl", name);
+      return -1;
+    }
     if (a->is_local) {
       x->kind = OCL_ARG_LOCAL;
       x->size = rc_arg_count(a, s) * rc_type_size(a->elem);

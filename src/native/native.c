@@ -116,8 +116,9 @@ static LLVMValueRef find_kernel(rc_native *n, const rc_kernel *k, const char *na
   return f;
 }
 
-/* Integers, floating point and pointers are passed in slots; the rest (vectors, aggregates passed
- * byval) a run specification cannot give anyway. */
+/* Integers, floating point and pointers are passed in slots (a byval pointer too: see
+ * copy_byval_params); the rest (vectors, integers wider than 64 bits) a run specification cannot
+ * give anyway. */
 static int check_params(rc_native *n, LLVMValueRef f, const rc_kernel *k) {
   unsigned np = LLVMCountParams(f);
   if (np != k->nparams)
@@ -126,7 +127,6 @@ static int check_params(rc_native *n, LLVMValueRef f, const rc_kernel *k) {
                      n->kernel, np, k->name, k->nparams);
   n->nparams = np;
   n->params = rc_xcalloc(np ? np : 1, sizeof *n->params);
-  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
   for (unsigned i = 0; i < np; i++) {
     LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(f, i));
     native_param *p = &n->params[i];
@@ -139,21 +139,42 @@ static int check_params(rc_native *n, LLVMValueRef f, const rc_kernel *k) {
       break;
     case LLVMFloatTypeKind: p->kind = NP_FLOAT; continue;
     case LLVMDoubleTypeKind: p->kind = NP_DOUBLE; continue;
-    case LLVMPointerTypeKind:
-      p->kind = NP_PTR;
-      if (!LLVMGetEnumAttributeAtIndex(f, i + 1, byval)) continue;
-      break;
+    case LLVMPointerTypeKind: p->kind = NP_PTR; continue;
     default: break;
     }
     char *ts = LLVMPrintTypeToString(t);
-    rc_report(n->ctx, RC_SEV_ERROR, n->path, 0, 0, "kernel @%s: parameter %u (%%%s) has type %s%s; the "
+    rc_report(n->ctx, RC_SEV_ERROR, n->path, 0, 0, "kernel @%s: parameter %u (%%%s) has type %s; the "
               "native oracle passes integers of up to 64 bits, float, double and pointers", n->kernel,
-              i, p->name, ts,
-              p->kind == NP_PTR ? " passed byval" : "");
+              i, p->name, ts);
     LLVMDisposeMessage(ts);
     return -1;
   }
   return 0;
+}
+
+/* A byval pointer parameter (clang's spir64 form of a struct kernel argument) points at the
+ * callee's own copy of the struct, which the kernel may write (LangRef, "byval"). The host passes
+ * the address of the run specification's buffer, shared by every work-item, so the kernel copies
+ * it into a private alloca at its entry and uses the copy. */
+static void copy_byval_params(rc_native *n, LLVMValueRef f, LLVMBuilderRef b) {
+  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
+  for (unsigned i = 0; i < LLVMCountParams(f); i++) {
+    LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(f, i + 1, byval);
+    if (!a) continue;
+    LLVMTypeRef t = LLVMGetTypeAttributeValue(a);
+    LLVMValueRef p = LLVMGetParam(f, i);
+    LLVMRemoveEnumAttributeAtIndex(f, i + 1, byval);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first) LLVMPositionBuilderBefore(b, first);
+    else LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef copy = LLVMBuildAlloca(b, t, "byval.copy");
+    LLVMSetAlignment(copy, 16);
+    LLVMValueRef use = LLVMTypeOf(copy) == LLVMTypeOf(p) ? copy : LLVMBuildAddrSpaceCast(b, copy, LLVMTypeOf(p), "");
+    LLVMReplaceAllUsesWith(p, use);
+    LLVMBuildMemCpy(b, copy, 16, p, 1, LLVMSizeOf(t));
+  }
+  (void)n;
 }
 
 /* ---- the host's handles ----------------------------------------------------------------------------------- */
@@ -409,6 +430,7 @@ static int prepare(rc_native *n, const rc_llvm_import_opts *opts, const rc_kerne
   if (check_params(n, f, k)) goto out;
   native_retarget(n->mod, host_triple, layout);
   b = LLVMCreateBuilderInContext(n->lctx);
+  copy_byval_params(n, f, b);
   number_barriers(n, b);
   if (native_add_runtime(n, share, host_triple, layout, &host, &names)) goto out;
   to_c_calls(n->mod);

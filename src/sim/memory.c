@@ -1,8 +1,7 @@
 /* Simulated memory: the global buffers a run spec describes (allocation and initialisation), the
  * local and private regions of a kernel, checksums and comparisons. The address layout is in
  * sim.h and docs/cli.md ("Memory"). */
-#include "reconv/sim.h"
-#include "scalar.h"
+#include "decode.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -78,6 +77,24 @@ static int fill_buffer(rc_ctx *ctx, rc_buffer *b, const rc_arg_spec *a, uint64_t
 
 /* ---- buffers -------------------------------------------------------------------------------- */
 
+/* A by-value aggregate parameter's memory image: its leaves at their offsets (scalarize.c's layout,
+ * which the load run_form.c puts in the kernel's copy reads back), padding zero. */
+static int fill_aggregate(rc_ctx *ctx, rc_buffer *b, const rc_arg_spec *a, const rc_module *m, rc_type t) {
+  if (sim_leaves_of(m, t) != a->nleaves)
+    return rc_error(ctx, "--arg %s: parameter %%%s is not the by-value aggregate the value was checked for",
+                    a->text, a->param);
+  for (uint32_t j = 0; j < a->nleaves; j++) {
+    uint64_t at;
+    rc_type leaf = sim_leaf_type(m, t, j, &at);
+    unsigned size = rc_type_size(leaf);
+    sim_slot v;
+    if (rc_type_is_float(leaf)) v = sim_fput(a->leaves[j].is_float ? a->leaves[j].f : (double)a->leaves[j].i, leaf);
+    else v.i = rc_type_is_ptr(leaf) ? 0 : rc_int_canon(leaf, a->leaves[j].i);
+    sim_write_le(b->data + at, size, sim_to_bits(v, leaf));
+  }
+  return 0;
+}
+
 int rc_memory_init(rc_ctx *ctx, rc_memory *mem, const rc_run_spec *s, const rc_kernel *k) {
   memset(mem, 0, sizeof *mem);
   mem->bufs = rc_xcalloc(k->nparams ? k->nparams : 1, sizeof *mem->bufs);
@@ -85,14 +102,15 @@ int rc_memory_init(rc_ctx *ctx, rc_memory *mem, const rc_run_spec *s, const rc_k
   mem->names = rc_xcalloc(k->nparams ? k->nparams : 1, sizeof *mem->names);
   for (uint32_t p = 0; p < k->nparams; p++) {
     const rc_arg_spec *a = rc_run_spec_find_arg(s, k->params[p]->name);
-    if (!a || !a->is_buffer || a->is_local) continue;
+    if (!a || !(a->is_buffer || a->is_aggregate) || a->is_local) continue;
     uint32_t idx = mem->nbufs;
     rc_buffer *b = &mem->bufs[idx];
+    rc_type t = (rc_type)k->params[p]->type;
     b->param = k->params[p]->name;
-    b->elem = a->elem;
-    b->count = rc_arg_count(a, s);
+    b->elem = a->is_aggregate ? RC_I8 : a->elem;
+    b->count = a->is_aggregate ? rc_type_alloc_size(k->mod, t) : rc_arg_count(a, s);
     b->base = rc_addr_make(RC_SPACE_GLOBAL, idx, 0);
-    uint64_t bytes = b->count * rc_type_size(a->elem);
+    uint64_t bytes = b->count * rc_type_size(b->elem);
     b->data = calloc(bytes ? bytes : 1, 1);
     if (!b->data) {
       rc_memory_free(mem);
@@ -102,7 +120,7 @@ int rc_memory_init(rc_ctx *ctx, rc_memory *mem, const rc_run_spec *s, const rc_k
     mem->segs[idx].data = b->data;
     mem->segs[idx].size = bytes;
     mem->names[idx] = b->param;
-    if (fill_buffer(ctx, b, a, s->seed_offset) != 0) {
+    if (a->is_aggregate ? fill_aggregate(ctx, b, a, k->mod, t) != 0 : fill_buffer(ctx, b, a, s->seed_offset) != 0) {
       rc_memory_free(mem);
       return -1;
     }

@@ -263,20 +263,39 @@ static int inline_calls(rc_ctx *ctx, rc_kernel *k, const char *name, bool *any) 
   return 0;
 }
 
+/* A by-value struct or array parameter becomes the address of its image (memory.c makes it from
+ * the spec's {V,...}, sim_param_values passes its address), loaded once at the kernel's start:
+ * the machines' slots hold one scalar, and the load's leaves are what the scalarizer splits. It is
+ * what clang's spir64 form of the same kernel does (a byval pointer). */
+static void load_aggregate_params(rc_kernel *k) {
+  for (uint32_t p = 0; p < k->nparams; p++) {
+    rc_value *param = k->params[p];
+    rc_type t = (rc_type)param->type;
+    if (!rc_type_is_composite(t) || k->nblocks == 0) continue;
+    param->type = RC_PTR;
+    rc_builder b;
+    rc_block *entry = k->blocks[0];
+    if (entry->first) rc_builder_before(&b, entry->first);
+    else rc_builder_at_end(&b, entry);
+    rc_value *image = rc_build_load(&b, t, param, NULL);
+    rc_kernel_replace_uses(k, param, image);
+    rc_instr_set_op(rc_value_instr(image), 0, param);
+  }
+}
+
 int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kernel **owned) {
   *out = k;
   *owned = NULL;
   bool rewrite = false;
   for (uint32_t p = 0; p < k->nparams; p++) {
     rc_type t = (rc_type)k->params[p]->type;
-    const char *why = rc_type_is_vector(k->mod, t)      ? "vector parameters are not simulated (run specifications give scalars)"
-                      : rc_type_is_composite(t) && rc_type_is_value(k->mod, t) ? "by-value aggregate parameters are not simulated (run specifications give scalars)"
-                                                          : type_problem(k->mod, t);
+    const char *why = rc_type_is_vector(k->mod, t) ? "vector parameters are not simulated (run specifications give scalars)"
+                                                   : type_problem(k->mod, t);
     if (why)
       return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
                        "kernel @%s: reconv's simulators cannot run it: parameter %%%s has type %s: %s", k->name,
                        k->params[p]->name ? k->params[p]->name : "?", rc_type_str(k->mod, t), why);
-    if (rc_type_is_ptr(t) && t != RC_PTR) rewrite = true;
+    if ((rc_type_is_ptr(t) && t != RC_PTR) || rc_type_is_composite(t)) rewrite = true;
   }
   if (check_instrs(ctx, k, k->name, &rewrite) != 0) return -1;
   for (uint32_t r = 0; r < k->nregs; r++)
@@ -292,6 +311,7 @@ int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kern
     rc_module_remove_kernel(f.k->mod, f.k);
     return -1;
   }
+  load_aggregate_params(f.k);
   uint32_t nvalues_copied = f.k->nvalues;
   f.repl = rc_xcalloc(nvalues_copied + 1, sizeof *f.repl);
   f.global = rc_xcalloc(k->mod->nglobals + 1, sizeof *f.global);

@@ -2,7 +2,7 @@
  * budget and the value of every kernel parameter. The same words come from a kernel's `!run "..."`
  * string (defaults) and from the command line (applied on top). Every error names the offending
  * word. */
-#include "reconv/sim.h"
+#include "decode.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -51,6 +51,7 @@ static void arg_free(rc_arg_spec *a) {
   free((void *)a->param);
   free((void *)a->path);
   free((void *)a->text);
+  free(a->leaves);
 }
 
 void rc_run_spec_free(rc_run_spec *s) {
@@ -71,6 +72,11 @@ void rc_run_spec_copy(rc_run_spec *dst, const rc_run_spec *src) {
     dst->args[i].param = dup_or_null(src->args[i].param);
     dst->args[i].path = dup_or_null(src->args[i].path);
     dst->args[i].text = dup_or_null(src->args[i].text);
+    if (src->args[i].leaves) {
+      size_t bytes = src->args[i].nleaves * sizeof *src->args[i].leaves;
+      dst->args[i].leaves = rc_xmalloc(bytes);
+      memcpy(dst->args[i].leaves, src->args[i].leaves, bytes);
+    }
   }
 }
 
@@ -360,7 +366,33 @@ static int parse_scalar(const spec_parser *p, rc_arg_spec *a, const char *v) {
     return 0;
   }
   return serr(p, "--arg %s: expected a number, true, false, null, N (the launch's work-items), "
-                 "TYPE[COUNT][:INIT] or local:TYPE[COUNT]", a->text);
+                 "TYPE[COUNT][:INIT], local:TYPE[COUNT] or {V,V,...} (a by-value struct or array)", a->text);
+}
+
+/* {V,V,...}: a by-value struct or array, one number (or true, false) per leaf; typed, and its
+ * count checked, against the parameter in rc_run_spec_check */
+static int parse_aggregate(const spec_parser *p, rc_arg_spec *a, const char *v) {
+  size_t n = strlen(v);
+  if (n < 2 || v[n - 1] != '}')
+    return serr(p, "--arg %s: '%s' lacks its closing '}'", a->text, v);
+  a->is_aggregate = true;
+  a->elem = RC_VOID;
+  const char *q = v + 1, *end = v + n - 1;
+  if (q == end) return serr(p, "--arg %s: {} gives no values; a struct or array needs one a scalar element", a->text);
+  for (;;) {
+    const char *c = memchr(q, ',', (size_t)(end - q));
+    size_t len = c ? (size_t)(c - q) : (size_t)(end - q);
+    struct rc_arg_leaf leaf = {0};
+    if (word_is(q, len, "true") || word_is(q, len, "false")) leaf.i = q[0] == 't';
+    else if (!num_int(q, len, &leaf.i) && !(leaf.is_float = num_float(q, len, &leaf.f)))
+      return serr(p, "--arg %s: value %u, '%.*s', is not a number, true or false", a->text,
+                  a->nleaves + 1, (int)len, q);
+    if (!leaf.is_float) leaf.f = (double)leaf.i;
+    a->leaves = rc_xrealloc(a->leaves, (a->nleaves + 1) * sizeof *a->leaves);
+    a->leaves[a->nleaves++] = leaf;
+    if (!c) return 0;
+    q = c + 1;
+  }
 }
 
 static int parse_arg(const spec_parser *p, rc_run_spec *s, const char *word) {
@@ -382,6 +414,7 @@ static int parse_arg(const spec_parser *p, rc_run_spec *s, const char *word) {
   const char *v = eq + 1;
   int r;
   if (strncmp(v, "local:", 6) == 0) r = parse_buffer(p, &a, v + 6, true);
+  else if (v[0] == '{') r = parse_aggregate(p, &a, v);
   else if (strchr(v, '[')) r = parse_buffer(p, &a, v, false);
   else r = parse_scalar(p, &a, v);
   if (r != 0) {
@@ -608,9 +641,37 @@ bool rc_run_spec_uses_seed(const rc_run_spec *s) {
 
 /* ---- checking against a kernel ---------------------------------------------------------------------- */
 
+/* A by-value struct or array parameter's {V,...}: one value a leaf, each fitting its leaf's type. */
+static int check_aggregate(const spec_parser *p, const rc_arg_spec *a, rc_type t, const rc_module *m) {
+  uint32_t n = sim_leaves_of(m, t);
+  if (a->nleaves != n)
+    return serr(p, "--arg %s: parameter %%%s (%s) has %u scalar elements, the value gives %u", a->text,
+                a->param, rc_type_str(m, t), n, a->nleaves);
+  for (uint32_t j = 0; j < n; j++) {
+    rc_type leaf = sim_leaf_type(m, t, j, NULL);
+    const struct rc_arg_leaf *v = &a->leaves[j];
+    if (rc_type_is_float(leaf)) continue;
+    if (v->is_float)
+      return serr(p, "--arg %s: value %u is for an element of type %s, not a floating-point type "
+                     "(parameter %%%s)", a->text, j + 1, rc_type_str(m, leaf), a->param);
+    if (rc_type_is_ptr(leaf) ? v->i != 0 : !int_fits(leaf, v->i))
+      return serr(p, "--arg %s: value %u, %" PRId64 ", does not fit in element type %s (parameter %%%s)",
+                  a->text, j + 1, v->i, rc_type_str(m, leaf), a->param);
+  }
+  return 0;
+}
+
 static int check_arg(const spec_parser *p, const rc_run_spec *s, const rc_arg_spec *a, const rc_value *param,
                      const rc_module *m) {
   rc_type t = (rc_type)param->type;
+  bool by_value_aggregate = rc_type_is_composite(t) && rc_type_is_value(m, t) && !rc_type_is_vector(m, t);
+  if (a->is_aggregate && !by_value_aggregate)
+    return serr(p, "--arg %s: {...} is for by-value struct and array parameters; %%%s is %s", a->text,
+                a->param, rc_type_str(m, t));
+  if (by_value_aggregate && !a->is_aggregate)
+    return serr(p, "--arg %s: parameter %%%s is a by-value %s: give its %u scalar elements in order, "
+                   "%s={V,V,...}", a->text, a->param, rc_type_str(m, t), sim_leaves_of(m, t), a->param);
+  if (a->is_aggregate) return check_aggregate(p, a, t, m);
   if (a->is_buffer) {
     if (!rc_type_is_ptr(t))
       return serr(p, "--arg %s: parameter %%%s has type %s; buffers are for ptr parameters", a->text,
@@ -678,9 +739,13 @@ int rc_run_spec_check(rc_ctx *ctx, const rc_run_spec *s, const rc_kernel *k) {
     const rc_value *param = k->params[i];
     if (!param->name) return serr(&p, "parameter %u has no name, so no --arg can give it a value", i);
     const rc_arg_spec *a = rc_run_spec_find_arg(s, param->name);
+    rc_type t = (rc_type)param->type;
+    if (!a && rc_type_is_composite(t) && rc_type_is_value(k->mod, t) && !rc_type_is_vector(k->mod, t))
+      return serr(&p, "parameter %%%s (%s) has no value; give its %u scalar elements in order with --arg "
+                      "%s={V,V,...}", param->name, rc_type_str(k->mod, t), sim_leaves_of(k->mod, t), param->name);
     if (!a)
       return serr(&p, "parameter %%%s (%s) has no value; give it with --arg %s=...", param->name,
-                  rc_type_str(k->mod, (rc_type)param->type), param->name);
+                  rc_type_str(k->mod, t), param->name);
     if (check_arg(&p, s, a, param, k->mod) != 0) return -1;
   }
   for (uint32_t i = 0; i < s->nargs; i++)

@@ -49,22 +49,22 @@ static bool is_split_type(const rc_module *m, rc_type t) {
   return rc_type_is_composite(t) && rc_type_is_value(m, t);
 }
 
-static uint32_t leaves_of(const rc_module *m, rc_type t) {
+uint32_t sim_leaves_of(const rc_module *m, rc_type t) {
   if (!is_split_type(m, t)) return 1;
   if (rc_type_is_vector(m, t)) return rc_type_count(m, t);
   uint64_t n = 0;
-  for (uint32_t e = 0; e < rc_type_count(m, t) && n <= MAX_LEAVES; e++) n += leaves_of(m, rc_type_elem(m, t, e));
+  for (uint32_t e = 0; e < rc_type_count(m, t) && n <= MAX_LEAVES; e++) n += sim_leaves_of(m, rc_type_elem(m, t, e));
   return n > MAX_LEAVES ? MAX_LEAVES + 1 : (uint32_t)n;
 }
 
 /* The type of leaf j of type t, and its byte offset in t's memory image. */
-static rc_type leaf_type(const rc_module *m, rc_type t, uint32_t j, uint64_t *offset) {
+rc_type sim_leaf_type(const rc_module *m, rc_type t, uint32_t j, uint64_t *offset) {
   uint64_t at = 0;
   while (is_split_type(m, t)) {
     uint32_t e = 0;
     if (rc_type_is_vector(m, t)) e = j, j = 0;
     else
-      for (uint32_t n; (n = leaves_of(m, rc_type_elem(m, t, e))) <= j; e++) j -= n;
+      for (uint32_t n; (n = sim_leaves_of(m, rc_type_elem(m, t, e))) <= j; e++) j -= n;
     at += rc_type_offset(m, t, e);
     t = rc_type_elem(m, t, e);
   }
@@ -76,7 +76,7 @@ static rc_type leaf_type(const rc_module *m, rc_type t, uint32_t j, uint64_t *of
 static uint32_t leaf_index(const rc_module *m, rc_type *t, const int64_t *idx, uint32_t nidx) {
   uint32_t first = 0;
   for (uint32_t k = 0; k < nidx; k++) {
-    for (uint32_t e = 0; e < (uint32_t)idx[k]; e++) first += leaves_of(m, rc_type_elem(m, *t, e));
+    for (uint32_t e = 0; e < (uint32_t)idx[k]; e++) first += sim_leaves_of(m, rc_type_elem(m, *t, e));
     *t = rc_type_elem(m, *t, (uint32_t)idx[k]);
   }
   return first;
@@ -84,12 +84,12 @@ static uint32_t leaf_index(const rc_module *m, rc_type *t, const int64_t *idx, u
 
 static bool is_vec(const scalarizer *s, const rc_value *v) { return is_split_type(s->m, (rc_type)v->type); }
 
-static uint32_t width(const scalarizer *s, const rc_value *v) { return leaves_of(s->m, (rc_type)v->type); }
+static uint32_t width(const scalarizer *s, const rc_value *v) { return sim_leaves_of(s->m, (rc_type)v->type); }
 
-/* the element type of a vector (the leaves of an aggregate have a type each: leaf_type) */
+/* the element type of a vector (the leaves of an aggregate have a type each: sim_leaf_type) */
 static rc_type elem_of(const scalarizer *s, const rc_value *v) { return rc_type_scalar_of(s->m, (rc_type)v->type); }
 
-static rc_type leaf(const scalarizer *s, const rc_value *v, uint32_t j) { return leaf_type(s->m, (rc_type)v->type, j, NULL); }
+static rc_type leaf(const scalarizer *s, const rc_value *v, uint32_t j) { return sim_leaf_type(s->m, (rc_type)v->type, j, NULL); }
 
 static rc_value *cint(scalarizer *s, rc_type t, int64_t v) { return rc_const_int(s->k, t, v); }
 
@@ -99,7 +99,7 @@ static rc_value *const_leaf(scalarizer *s, rc_value *c, rc_type t, uint32_t j) {
     uint32_t e = 0;
     if (rc_type_is_vector(s->m, t)) e = j, j = 0;
     else
-      for (uint32_t n; (n = leaves_of(s->m, rc_type_elem(s->m, t, e))) <= j; e++) j -= n;
+      for (uint32_t n; (n = sim_leaves_of(s->m, rc_type_elem(s->m, t, e))) <= j; e++) j -= n;
     t = rc_type_elem(s->m, t, e);
     c = c ? rc_const_elem(c, e) : NULL;
   }
@@ -464,7 +464,7 @@ static int scalarize_instr(scalarizer *s, rc_instr *i) {
     rc_value **out = new_lanes(s, i);
     for (uint32_t j = 0; j < width(s, &i->v); j++) {
       uint64_t at;
-      rc_type e = leaf_type(s->m, (rc_type)i->v.type, j, &at);
+      rc_type e = sim_leaf_type(s->m, (rc_type)i->v.type, j, &at);
       if (e == RC_I1) return -1; /* vectors of i1 are packed bits in memory */
       out[j] = rc_build_load(&s->b, e, gep_bytes(s, i->ops[0], (int64_t)at), NULL);
     }
@@ -474,7 +474,7 @@ static int scalarize_instr(scalarizer *s, rc_instr *i) {
     rc_value *v = i->ops[0];
     for (uint32_t j = 0; j < width(s, v); j++) {
       uint64_t at;
-      if (leaf_type(s->m, (rc_type)v->type, j, &at) == RC_I1) return -1;
+      if (sim_leaf_type(s->m, (rc_type)v->type, j, &at) == RC_I1) return -1;
       rc_build_store(&s->b, lane(s, v, j), gep_bytes(s, i->ops[1], (int64_t)at));
     }
     return 0;
@@ -492,7 +492,7 @@ static int scalarize_instr(scalarizer *s, rc_instr *i) {
   }
   case RC_OP_INSERTVAL: {
     rc_type t = (rc_type)i->ops[0]->type;
-    uint32_t first = leaf_index(s->m, &t, i->cases, (uint32_t)i->imm), n = leaves_of(s->m, t);
+    uint32_t first = leaf_index(s->m, &t, i->cases, (uint32_t)i->imm), n = sim_leaves_of(s->m, t);
     rc_value **out = new_lanes(s, i);
     for (uint32_t j = 0; j < width(s, &i->v); j++)
       out[j] = j >= first && j < first + n ? lane(s, i->ops[1], j - first) : lane(s, i->ops[0], j);

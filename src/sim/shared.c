@@ -18,7 +18,7 @@ int sim_param_values(rc_ctx *ctx, const rc_kernel *k, const rc_run_spec *s, cons
     o->u = 0;
     if (a->is_local) {
       o->u = rc_addr_make(RC_SPACE_LOCAL, layout->region[p], 0);
-    } else if (a->is_buffer) {
+    } else if (a->is_buffer || a->is_aggregate) { /* an aggregate: its image (run_form.c loads it) */
       const rc_buffer *b = rc_memory_find(mem, v->name);
       if (!b) return rc_error(ctx, "kernel @%s: the memory has no buffer for %%%s", k->name, v->name);
       o->u = b->base;
