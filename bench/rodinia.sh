@@ -13,19 +13,24 @@
 # hotspot and particlefilter; the totals over the functions linearize changes are printed against
 # the paper's bounds (instructions at most 1.10x, blocks at most 1.27x; no function of 50 or more
 # instructions above 1.3x).
+# With --native, each kernel found equivalent is also checked by the native oracle, which owes
+# nothing to reconv's interpreter: the module compiled again for spir64, linearized, and both run
+# natively (`reconv equiv --native`, memory compared) under the same specification ("+native" in
+# the check column), a struct argument clang passes on amdgcn by value (`NAME.coerce`) given on
+# spir64, where it is a byval pointer, as a buffer of the struct's bytes.
 # With --table4, then the paper's Table 4 kind of rows for the kernels that ran under their
 # specification: instructions executed (vector + scalar, issued per wave of 32) by the original and
 # by linearize at opt=0 (the paper's "After") to opt=3, on the IPDOM-stack model (`reconv sim --mode
 # ipdom`, the linearized kernel at thread level) and on the wave simulator (`reconverge,lower` after
 # linearize), every run checked against the interpreter (--check: traces and memory).
 #
-#   bench/rodinia.sh [--build DIR] [--opt N] [--keep DIR] [--no-llc] [--table4] RODINIA_DIR
+#   bench/rodinia.sh [--build DIR] [--opt N] [--keep DIR] [--no-llc] [--native] [--table4] RODINIA_DIR
 #
 # RODINIA_DIR is the checkout (or its opencl/ folder). Figures only; the exit status is 1 when a
 # module is refused or an output fails a check, 2 on wrong usage.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=$here/build opt=3 keep="" suite="" use_llc=1 table4=0
+build=$here/build opt=3 keep="" suite="" use_llc=1 table4=0 native=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -33,7 +38,8 @@ while [ $# -gt 0 ]; do
     --keep) keep=$2; shift 2 ;;
     --no-llc) use_llc=0; shift ;;
     --table4) table4=1; shift ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --native) native=1; shift ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "rodinia.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) suite=$1; shift ;;
   esac
@@ -235,6 +241,49 @@ rodinia_spec() { # rodinia_spec REL KERNEL: the table's options, one a line, or 
   esac
 }
 
+# byte_file PATH: the integers of standard input, one a line, as bytes (v mod 256) into PATH
+byte_file() {
+  local v out=""
+  while read -r v; do out+=$(printf '\\x%02x' $(((v + 256) % 256))); done
+  printf '%b' "$out" > "$1"
+}
+# native_check REL NAME KERNEL SIG SPEC...: the spir64 compile of module NAME (made once) and its
+# linearization, run natively under SPEC with its `NAME.coerce` arguments rewritten for spir64: a
+# {V,...} value becomes a buffer of the image the interpreter makes of it (`reconv run --dump` of
+# the amdgcn kernel), a scalar a buffer of one element of its type (SIG: the amdgcn signature)
+native_check() {
+  local rel=$1 name=$2 k=$3 sig=$4; shift 4
+  local spec=("$@") out=() i=0 a p t
+  if [ ! -f "$work/$name.spir.lin.ll" ]; then
+    bench_compile_cl "$suite/$rel" "$work/$name.spir.ll" -O2 "${defines[@]}" "${extra[@]}" -I "$dir" -I "$dir/.." \
+      -target spir64-unknown-unknown 2> "$work/$name.spir.clang.log" &&
+    "$reconv" opt -p "linearize[opt=$opt]" "$work/$name.spir.ll" -o "$work/$name.spir.lin.ll" 2> "$work/$name.spir.err" ||
+      return 2
+  fi
+  while [ $i -lt ${#spec[@]} ]; do
+    a=${spec[$((i + 1))]:-}
+    if [ "${spec[$i]}" = --arg ] && [[ $a == *.coerce=* ]]; then
+      p=${a%%.coerce=*}
+      if [[ ${a#*=} == \{* ]]; then
+        "$reconv" run --kernel "$k" "$work/$name.ll" "${spec[@]}" --dump "$p.coerce" 2> /dev/null |
+          awk -v head="%$p.coerce:" '$0 == head { on = 1; next }
+                                     on && /^ *[0-9]+:/ { for (j = 2; j <= NF; j++) print $j; next }
+                                     on { exit }' | byte_file "$work/$name.$k.$p.bin"
+        out+=(--arg "$p=i8[$(wc -c < "$work/$name.$k.$p.bin")]:file($work/$name.$k.$p.bin)")
+      else
+        t=$(printf '%s' "$sig" | grep -o "[a-z0-9]* %$p\.coerce" | cut -d' ' -f1)
+        out+=(--arg "$p=$t[1]:fill(${a#*=})")
+      fi
+      i=$((i + 2))
+      continue
+    fi
+    out+=("${spec[$i]}")
+    i=$((i + 1))
+  done
+  "$reconv" equiv --native --kernel "$k" "$work/$name.spir.ll" "$work/$name.spir.lin.ll" "${out[@]}" \
+    > "$work/$name.$k.native.log" 2>&1 || return 1
+}
+
 status=0 nmod=0 nref=0 nbad=0
 stats=$work/all.tsv
 : > "$stats"
@@ -278,10 +327,14 @@ for rel in "${files[@]}"; do
       if ! "$reconv" run --kernel "$k" "$work/$name.ll" "${spec[@]}" > "$work/$name.$k.run.log" 2>&1; then check=no-spec
       elif "$reconv" equiv --kernel "$k" "$work/$name.ll" "$work/$name.lin.ll" "${spec[@]}" \
              > "$work/$name.$k.equiv.log" 2>&1; then check=equivalent
+        if [ $native -eq 1 ]; then
+          native_check "$rel" "$name" "$k" "$sig" "${spec[@]}"
+          case $? in 0) check=equivalent+native ;; 1) check=native-NOT-equivalent ;; *) check=equivalent,no-spir64 ;; esac
+        fi
       elif grep -q 'the first program faults' "$work/$name.$k.equiv.log"; then check=no-spec
       else check=NOT-equivalent; fi
     fi
-    case "$check" in verifier-FAIL|NOT-equivalent) nbad=$((nbad + 1)); status=1 ;; esac
+    case "$check" in verifier-FAIL|NOT-equivalent|native-NOT-equivalent) nbad=$((nbad + 1)); status=1 ;; esac
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rel" "$k" "$(num blocks_before)" "$(num blocks_after)" \
       "$(num instructions_before)" "$(num instructions_after)" \
       "$(lookup "$work/$name.m0" "$k" 2)" "$(lookup "$work/$name.m1" "$k" 2)" \
@@ -346,7 +399,7 @@ if [ $table4 -eq 1 ]; then
   printf '\nTable 4 (kind): instructions executed (vector + scalar, waves of 32), each run checked against the interpreter\n'
   printf '%-40s %-24s %-6s %9s %9s %9s %9s %9s %6s\n' module function model Orig O0 O1 O2 O3 O3/Orig
   while IFS=$'\t' read -r rel k _ _ _ _ _ _ _ _ check _; do
-    [ "$check" = equivalent ] || continue
+    case "$check" in equivalent*) ;; *) continue ;; esac
     name=$(printf '%s' "${rel%.cl}" | tr '/+' '__')
     mapfile -t spec < "$work/$name.$k.spec"
     for model in ipdom wave; do

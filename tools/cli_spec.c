@@ -16,7 +16,7 @@ const char cli_spec_help[] =
     "                      INIT: zeros, seq, seq(START,STEP), rand(SEED), rand(SEED,LO,HI),\n"
     "                      fill(V), file(PATH)\n"
     "  --arg NAME=local:TYPE[COUNT]    per-work-group local memory for a ptr parameter\n"
-    "  --arg NAME={V,V,...}            a by-value struct or array: its scalar elements in order\n";
+    "  --arg NAME={V,V,...}            a vector, struct or array: its scalar elements in order\n";
 
 int cli_spec_opt(const char *cmd, int argc, char **argv, int *i, cli_spec_words *w) {
   int arity = rc_run_spec_option_arity(argv[*i]);

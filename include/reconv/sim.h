@@ -45,7 +45,7 @@ typedef struct rc_arg_spec {
   int64_t n_add;
   bool scalar_is_float;/* the scalar was written as a floating-point number (1.5, inf, nan) */
   const char *text;    /* the word as written ("out=i32[64]:seq"), for messages */
-  /* `NAME={V,V,...}`: the value of a by-value struct or array parameter, one number per scalar
+  /* `NAME={V,V,...}`: the value of a vector or by-value struct or array parameter, one number per scalar
      element in order (nested aggregates flattened: its "leaves"), typed by the parameter in
      rc_run_spec_check. The simulators hold it as a read-only buffer named after the parameter. */
   bool is_aggregate;

@@ -187,6 +187,13 @@ int rc_ssa_repair_kernel(rc_ctx *ctx, rc_kernel *k);
  * edge, so they still describe k afterwards, e.g. for the analyses that follow). */
 struct rc_cfg;
 int rc_ssa_repair_kernel_dom(rc_ctx *ctx, rc_kernel *k, const struct rc_cfg *g, const struct rc_domtree *dom);
+/* The repair after a linearization, which inserted only blocks flagged RC_BLOCK_GUARD and whose
+ * every feasible path (the guards' values taken into account) runs the original blocks as the input
+ * did. A phi of an original block T then takes a value only along an original edge, from one of its
+ * incoming blocks; an original block that is none of them is always followed by one before T, so the
+ * value at its end is dead and reads undef. Plain SSA repair, which knows no guard, would carry the
+ * value around loops instead (a phi for each loop the guard blocks put around T). */
+int rc_ssa_repair_linearized(rc_ctx *ctx, rc_kernel *k);
 /* A switch of block b whose cases go to two distinct targets becomes `br (x == c1 | ...), T, default`
  * (same successors, no new block); false, and nothing changed, for any other terminator. */
 bool rc_switch_to_branch(rc_kernel *k, rc_block *b);

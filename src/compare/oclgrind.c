@@ -122,7 +122,7 @@ static int write_simfile(const char *path, const char *bc, const rc_kernel *k, c
       snprintf(why, len, "parameter %%%s has no value", name);
       rc = -1;
     } else if (a->is_aggregate) {
-      snprintf(why, len, "parameter %%%s is a by-value struct or array, which is not passed to oclgrind", name);
+      snprintf(why, len, "parameter %%%s is a vector, struct or array, whose {...} value is not passed to oclgrind", name);
       rc = -1;
     } else if (a->is_local) {
       fprintf(f, "<size=%" PRIu64 ">\n", rc_arg_count(a, s) * rc_type_size(a->elem));

@@ -81,7 +81,7 @@ static int fill_request(ocl_request *q, uint8_t *file, const char *path, const c
       return -1;
     }
     if (a->is_aggregate) {
-      snprintf(why, len, "parameter %%%s is a by-value struct or array, which is not passed to pocl", name);
+      snprintf(why, len, "parameter %%%s is a vector, struct or array, whose {...} value is not passed to pocl", name);
       return -1;
     }
     if (a->is_local) {

@@ -226,7 +226,7 @@ static int fill_slots(rc_native *n, const rc_run_spec *s, rc_memory *mem, const 
     const rc_arg_spec *a = rc_run_spec_find_arg(s, np->name);
     if (!a) return rc_error(n->ctx, "kernel @%s: parameter %%%s has no value", n->kernel, np->name);
     if (a->is_aggregate) /* clang's spir64 form passes it by a byval pointer: give that a buffer */
-      return rc_error(n->ctx, "kernel @%s: --arg %s: by-value struct and array parameters are not run natively",
+      return rc_error(n->ctx, "kernel @%s: --arg %s: {...} values of vector, struct and array parameters are not run natively",
                       n->kernel, a->text);
     if ((a->is_buffer || a->is_local) && np->kind != NP_PTR)
       return rc_error(n->ctx, "kernel @%s: --arg %s: parameter %%%s is not a pointer", n->kernel, a->text,

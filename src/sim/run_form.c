@@ -263,7 +263,7 @@ static int inline_calls(rc_ctx *ctx, rc_kernel *k, const char *name, bool *any) 
   return 0;
 }
 
-/* A by-value struct or array parameter becomes the address of its image (memory.c makes it from
+/* A vector or by-value struct or array parameter becomes the address of its image (memory.c makes it from
  * the spec's {V,...}, sim_param_values passes its address), loaded once at the kernel's start:
  * the machines' slots hold one scalar, and the load's leaves are what the scalarizer splits. It is
  * what clang's spir64 form of the same kernel does (a byval pointer). */
@@ -289,8 +289,7 @@ int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kern
   bool rewrite = false;
   for (uint32_t p = 0; p < k->nparams; p++) {
     rc_type t = (rc_type)k->params[p]->type;
-    const char *why = rc_type_is_vector(k->mod, t) ? "vector parameters are not simulated (run specifications give scalars)"
-                                                   : type_problem(k->mod, t);
+    const char *why = type_problem(k->mod, t);
     if (why)
       return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
                        "kernel @%s: reconv's simulators cannot run it: parameter %%%s has type %s: %s", k->name,

@@ -366,10 +366,10 @@ static int parse_scalar(const spec_parser *p, rc_arg_spec *a, const char *v) {
     return 0;
   }
   return serr(p, "--arg %s: expected a number, true, false, null, N (the launch's work-items), "
-                 "TYPE[COUNT][:INIT], local:TYPE[COUNT] or {V,V,...} (a by-value struct or array)", a->text);
+                 "TYPE[COUNT][:INIT], local:TYPE[COUNT] or {V,V,...} (a vector, struct or array)", a->text);
 }
 
-/* {V,V,...}: a by-value struct or array, one number (or true, false) per leaf; typed, and its
+/* {V,V,...}: a vector or a by-value struct or array, one number (or true, false) per leaf; typed, and its
  * count checked, against the parameter in rc_run_spec_check */
 static int parse_aggregate(const spec_parser *p, rc_arg_spec *a, const char *v) {
   size_t n = strlen(v);
@@ -378,7 +378,7 @@ static int parse_aggregate(const spec_parser *p, rc_arg_spec *a, const char *v) 
   a->is_aggregate = true;
   a->elem = RC_VOID;
   const char *q = v + 1, *end = v + n - 1;
-  if (q == end) return serr(p, "--arg %s: {} gives no values; a struct or array needs one a scalar element", a->text);
+  if (q == end) return serr(p, "--arg %s: {} gives no values; a vector, struct or array needs one a scalar element", a->text);
   for (;;) {
     const char *c = memchr(q, ',', (size_t)(end - q));
     size_t len = c ? (size_t)(c - q) : (size_t)(end - q);
@@ -641,7 +641,7 @@ bool rc_run_spec_uses_seed(const rc_run_spec *s) {
 
 /* ---- checking against a kernel ---------------------------------------------------------------------- */
 
-/* A by-value struct or array parameter's {V,...}: one value a leaf, each fitting its leaf's type. */
+/* A vector, struct or array parameter's {V,...}: one value a leaf, each fitting its leaf's type. */
 static int check_aggregate(const spec_parser *p, const rc_arg_spec *a, rc_type t, const rc_module *m) {
   uint32_t n = sim_leaves_of(m, t);
   if (a->nleaves != n)
@@ -664,10 +664,10 @@ static int check_aggregate(const spec_parser *p, const rc_arg_spec *a, rc_type t
 static int check_arg(const spec_parser *p, const rc_run_spec *s, const rc_arg_spec *a, const rc_value *param,
                      const rc_module *m) {
   rc_type t = (rc_type)param->type;
-  bool by_value_aggregate = rc_type_is_composite(t) && rc_type_is_value(m, t) && !rc_type_is_vector(m, t);
+  bool by_value_aggregate = rc_type_is_composite(t) && rc_type_is_value(m, t);
   if (a->is_aggregate && !by_value_aggregate)
-    return serr(p, "--arg %s: {...} is for by-value struct and array parameters; %%%s is %s", a->text,
-                a->param, rc_type_str(m, t));
+    return serr(p, "--arg %s: {...} is for vector and by-value struct and array parameters; %%%s is %s",
+                a->text, a->param, rc_type_str(m, t));
   if (by_value_aggregate && !a->is_aggregate)
     return serr(p, "--arg %s: parameter %%%s is a by-value %s: give its %u scalar elements in order, "
                    "%s={V,V,...}", a->text, a->param, rc_type_str(m, t), sim_leaves_of(m, t), a->param);
@@ -740,7 +740,7 @@ int rc_run_spec_check(rc_ctx *ctx, const rc_run_spec *s, const rc_kernel *k) {
     if (!param->name) return serr(&p, "parameter %u has no name, so no --arg can give it a value", i);
     const rc_arg_spec *a = rc_run_spec_find_arg(s, param->name);
     rc_type t = (rc_type)param->type;
-    if (!a && rc_type_is_composite(t) && rc_type_is_value(k->mod, t) && !rc_type_is_vector(k->mod, t))
+    if (!a && rc_type_is_composite(t) && rc_type_is_value(k->mod, t))
       return serr(&p, "parameter %%%s (%s) has no value; give its %u scalar elements in order with --arg "
                       "%s={V,V,...}", param->name, rc_type_str(k->mod, t), sim_leaves_of(k->mod, t), param->name);
     if (!a)

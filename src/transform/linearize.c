@@ -31,7 +31,8 @@
  * the SSA construction places for a variable defined in every block of the region; trivial ones are
  * removed by rc_ssa_simplify_phis). Values of the original code that no longer dominate their uses,
  * and the phis of blocks whose predecessors changed, are repaired by the shared SSA repair
- * (ssa_repair.c; undef where no definition reaches). Original blocks keep their identity; inserted
+ * (ssa_repair.c, rc_ssa_repair_linearized: undef where no definition reaches, and at the end of an
+ * original block that one of the phi's own predecessors must follow). Original blocks keep their identity; inserted
  * blocks are flagged RC_BLOCK_GUARD, so trace comparison skips them.
  *
  * Optimisations (section 4.2), cumulative: opt=1 O1, opt=2 O1+O2, opt=3 O1+O2+O3. O1 and O2 decide
@@ -456,7 +457,7 @@ static int linearize_kernel(rc_ctx *ctx, rc_kernel *k, const lin_opts *o, region
     int frc = lin_build_finish(ctx, &b, o->opt);
     if (rc == 0) rc = frc;
   }
-  if (rc == 0) rc = rc_ssa_repair_kernel(ctx, k);
+  if (rc == 0) rc = rc_ssa_repair_linearized(ctx, k);
   if (rc == 0 && acc) {
     acc->regions += b.counts.regions;
     acc->region_blocks += b.counts.region_blocks;

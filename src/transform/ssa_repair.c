@@ -46,6 +46,8 @@ typedef struct repair {
   rc_u32vec work, path, idf;
   RC_VEC(rc_instr *) placed; /* phis placed by this repair (candidates for deletion) */
   uint32_t phis_added;
+  bool linearized;          /* rc_ssa_repair_linearized: original blocks are followed by a def */
+  bool dead_at_original;    /* the current variable is a phi of an original block's (see there) */
 } repair;
 
 /* The dominator tree alone answers whether anything is broken; the frontier and the scratch arrays
@@ -133,6 +135,10 @@ static rc_value *read_end(repair *r, uint32_t b, rc_type t) {
     }
     if (r->phi_stamp[x] == r->cur) {
       v = &r->phi_at[x]->v;
+      break;
+    }
+    if (r->dead_at_original && !(r->k->blocks[x]->bflags & RC_BLOCK_GUARD)) {
+      v = rc_undef(r->k, t); /* no definition here: one of T's own predecessors follows */
       break;
     }
     rc_vec_push(&r->path, x);
@@ -249,6 +255,7 @@ static void repair_phi_incomings(repair *r, rc_instr *phi) {
   rc_type t = (rc_type)phi->v.type;
   begin_variable(r);
   for (uint32_t i = 0; i < phi->nops; i++) add_def(r, phi->targets[i]->id, phi->ops[i]);
+  r->dead_at_original = r->linearized && !(phi->parent->bflags & RC_BLOCK_GUARD);
   place_phis(r, t, phi->parent->id, phi);
   rc_block *b = phi->parent;
   RC_VEC(rc_value *) vals = {0};
@@ -260,6 +267,7 @@ static void repair_phi_incomings(repair *r, rc_instr *phi) {
     rc_vec_push(&vals, read_end(r, b->preds[p]->id, t));
     rc_vec_push(&from, b->preds[p]);
   }
+  r->dead_at_original = false;
   while (phi->nops) rc_phi_remove_incoming(phi, phi->nops - 1);
   for (uint32_t i = 0; i < vals.len; i++) rc_phi_add_incoming(phi, vals.data[i], from.data[i]);
   rc_vec_free(&vals);
@@ -352,6 +360,15 @@ int rc_ssa_repair_kernel_dom(rc_ctx *ctx, rc_kernel *k, const rc_cfg *g, const r
   if (!k->nblocks) return 0;
   repair r;
   repair_init_given(&r, k, g, dom);
+  return repair_kernel(&r);
+}
+
+int rc_ssa_repair_linearized(rc_ctx *ctx, rc_kernel *k) {
+  (void)ctx;
+  if (!k->nblocks) return 0;
+  repair r;
+  repair_init_dominance(&r, k);
+  r.linearized = true;
   return repair_kernel(&r);
 }
 
