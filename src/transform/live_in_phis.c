@@ -193,12 +193,17 @@ void rc_ssa_simplify_phis_dom(rc_kernel *k, const rc_instr_vec *phis, const rc_d
       else same = v;
     }
     /* live users: a phi nobody uses any more goes too (whether there is one is all that counts,
-     * so the walk stops at the first: the lists of long-lived values are long) */
+     * so the walk stops at the first: the lists of long-lived values are long). A use that is no
+     * longer the phi's (its user removed, or its operand replaced) never is again: a use that gets
+     * the phi back is appended anew. So the stale uses before the first live one are unlinked,
+     * and a phi queued again and again does not walk them again (each once in all: linear). */
     bool used = false;
-    for (uint32_t u = users.head[pi]; u != RC_NONE && !used; u = users.pool.data[u].next) {
-      use_ref *r = &users.pool.data[u].use;
-      used = r->user->parent && r->user->ops[r->op] == &phi->v && r->user != phi;
+    while (users.head[pi] != RC_NONE && !used) {
+      const use_node *n = &users.pool.data[users.head[pi]];
+      used = n->use.user->parent && n->use.user->ops[n->use.op] == &phi->v && n->use.user != phi;
+      if (!used) users.head[pi] = n->next;
     }
+    if (users.head[pi] == RC_NONE) users.tail[pi] = RC_NONE;
     if (!trivial && used) continue;
     if (trivial && same && used) {
       /* `same` must strictly dominate the phi's block: a phi [v, undef] whose v is defined in its own
