@@ -156,7 +156,7 @@ static int check_params(rc_native *n, LLVMValueRef f, const rc_kernel *k) {
  * callee's own copy of the struct, which the kernel may write (LangRef, "byval"). The host passes
  * the address of the run specification's buffer, shared by every work-item, so the kernel copies
  * it into a private alloca at its entry and uses the copy. */
-static void copy_byval_params(rc_native *n, LLVMValueRef f, LLVMBuilderRef b) {
+static void copy_byval_params(LLVMValueRef f, LLVMBuilderRef b) {
   unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
   for (unsigned i = 0; i < LLVMCountParams(f); i++) {
@@ -174,7 +174,6 @@ static void copy_byval_params(rc_native *n, LLVMValueRef f, LLVMBuilderRef b) {
     LLVMReplaceAllUsesWith(p, use);
     LLVMBuildMemCpy(b, copy, 16, p, 1, LLVMSizeOf(t));
   }
-  (void)n;
 }
 
 /* ---- the host's handles ----------------------------------------------------------------------------------- */
@@ -430,7 +429,7 @@ static int prepare(rc_native *n, const rc_llvm_import_opts *opts, const rc_kerne
   if (check_params(n, f, k)) goto out;
   native_retarget(n->mod, host_triple, layout);
   b = LLVMCreateBuilderInContext(n->lctx);
-  copy_byval_params(n, f, b);
+  copy_byval_params(f, b);
   number_barriers(n, b);
   if (native_add_runtime(n, share, host_triple, layout, &host, &names)) goto out;
   to_c_calls(n->mod);
