@@ -7,7 +7,8 @@
 # after (kernels only), and the check: LLVM's verifier on the output, and `reconv equiv` (trace
 # equivalence and memory on the interpreter, which also faults on a barrier in divergent control
 # flow) under a run specification: the table of rodinia_spec below (sizes from the host programs)
-# for the kernels that fault under a guess, bench_guess_spec's guess for the rest ("no-spec" where
+# for the kernels that fault under a guess or take a struct (which a guess cannot give),
+# bench_guess_spec's guess for the rest ("no-spec" where
 # the original faults under its specification or the interpreter cannot run it; the reason is in
 # the work directory's MODULE.KERNEL.run.log or .equiv.log). The paper's figures stand beside
 # hotspot and particlefilter; the totals over the functions linearize changes are printed against
