@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
     --no-llc) use_llc=0; shift ;;
     --table4) table4=1; shift ;;
     --native) native=1; shift ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "rodinia.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) suite=$1; shift ;;
   esac
