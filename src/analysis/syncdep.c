@@ -14,12 +14,13 @@
  * exit, even if they all came along one edge, when its phis stay uniform (threads reconverge at
  * the exit: a loop that follows keeps its uniform counter). Either way it labels itself.
  *
- * Fresh nodes (labelled, not yet processed) wait in a min-heap by topological index. The heap
+ * Fresh nodes (labelled, not yet processed) wait in a set ordered by topological index (a tree
+ * of bit words: the least index in a few word operations, as a heap's sifting did not). The set
  * also counts how many of its nodes carry each label (lcount, ndistinct) and how many are
  * collapsed cycles entered divergently (nblocking): once every fresh node carries the same label
  * and none makes new labels, every later push carries that label and nothing more can join,
  * except at sinks. Sinks (nodes without edges, which have nothing to pass on) stay out of the
- * heap; a join at a sink is seen when its second label arrives, and sinks that could still
+ * set; a join at a sink is seen when its second label arrives, and sinks that could still
  * become joins wait in `pending` (see settled()). LLVM stops at a single fresh node instead,
  * which a kernel's shared exit block keeps from happening until the very end.
  *
@@ -108,9 +109,7 @@ typedef struct branch_ctx {
   uint32_t nrefs;
 } branch_ctx;
 
-/* ---- the heap of fresh nodes --------------------------------------------------------------------- */
-
-static bool heap_less(const rc_syncdep *s, uint32_t a, uint32_t b) { return s->sg.topo[a] < s->sg.topo[b]; }
+/* ---- the set of fresh nodes ---------------------------------------------------------------------- */
 
 static void count_label(rc_syncdep *s, uint32_t label, int delta) {
   if (delta > 0 && s->lcount[label]++ == 0) s->ndistinct++;
@@ -119,46 +118,73 @@ static void count_label(rc_syncdep *s, uint32_t label, int delta) {
 
 static bool blocking(const rc_syncdep *s, uint32_t x) { return s->sg.collapsed[x] && s->entered_div[x]; }
 
-static void heap_push(rc_syncdep *s, uint32_t x) {
-  s->in_heap[x] = 1;
-  count_label(s, s->label[x], +1);
-  s->nblocking += blocking(s, x);
-  rc_vec_push(&s->heap, x);
-  uint32_t i = s->heap.len - 1;
-  while (i && heap_less(s, s->heap.data[i], s->heap.data[(i - 1) / 2])) {
-    uint32_t p = (i - 1) / 2, t = s->heap.data[i];
-    s->heap.data[i] = s->heap.data[p];
-    s->heap.data[p] = t;
-    i = p;
+/* The fresh set's levels: level l has one bit per word of level l - 1, the top level one word
+ * (six levels of 64 hold 2^36 indices, more than a block id can number). */
+static void fresh_init(rc_syncdep *s, uint32_t n) {
+  uint64_t words = n ? ((uint64_t)n + 63) / 64 : 1;
+  s->fresh_levels = 0;
+  for (;;) {
+    s->fresh_bits[s->fresh_levels++] = rc_xcalloc(words, sizeof(uint64_t));
+    if (words == 1) break;
+    words = (words + 63) / 64;
   }
 }
 
-static uint32_t heap_pop(rc_syncdep *s) {
-  uint32_t top = s->heap.data[0];
-  s->heap.data[0] = s->heap.data[--s->heap.len];
-  for (uint32_t i = 0;;) {
-    uint32_t l = 2 * i + 1, r = l + 1, m = i;
-    if (l < s->heap.len && heap_less(s, s->heap.data[l], s->heap.data[m])) m = l;
-    if (r < s->heap.len && heap_less(s, s->heap.data[r], s->heap.data[m])) m = r;
-    if (m == i) break;
-    uint32_t t = s->heap.data[i];
-    s->heap.data[i] = s->heap.data[m];
-    s->heap.data[m] = t;
-    i = m;
+static void fresh_free(rc_syncdep *s) {
+  for (uint32_t l = 0; l < s->fresh_levels; l++) free(s->fresh_bits[l]);
+}
+
+static void fresh_insert(rc_syncdep *s, uint32_t t) {
+  for (uint32_t l = 0; l < s->fresh_levels; l++, t >>= 6) {
+    uint64_t *w = &s->fresh_bits[l][t >> 6], was = *w;
+    *w = was | (uint64_t)1 << (t & 63);
+    if (was) break; /* the levels above know this word already */
   }
-  s->in_heap[top] = 0;
+}
+
+static void fresh_erase(rc_syncdep *s, uint32_t t) {
+  for (uint32_t l = 0; l < s->fresh_levels; l++, t >>= 6) {
+    uint64_t *w = &s->fresh_bits[l][t >> 6];
+    *w &= ~((uint64_t)1 << (t & 63));
+    if (*w) break; /* still non-empty: the levels above stay */
+  }
+}
+
+/* the least index in the set (which is not empty) */
+static uint32_t fresh_min(const rc_syncdep *s) {
+  uint32_t t = 0;
+  for (uint32_t l = s->fresh_levels; l-- > 0;) t = t * 64 + (uint32_t)__builtin_ctzll(s->fresh_bits[l][t]);
+  return t;
+}
+
+static void fresh_push(rc_syncdep *s, uint32_t x) {
+  s->in_fresh[x] = 1;
+  count_label(s, s->label[x], +1);
+  s->nblocking += blocking(s, x);
+  fresh_insert(s, s->sg.topo[x]);
+  s->nfresh++;
+}
+
+/* the fresh node of the least topological index */
+static uint32_t fresh_top(const rc_syncdep *s) { return s->by_topo[fresh_min(s)]; }
+
+static uint32_t fresh_pop(rc_syncdep *s) {
+  uint32_t t = fresh_min(s), top = s->by_topo[t];
+  fresh_erase(s, t);
+  s->nfresh--;
+  s->in_fresh[top] = 0;
   count_label(s, s->label[top], -1);
   s->nblocking -= blocking(s, top);
   return top;
 }
 
 static void set_label(rc_syncdep *s, uint32_t x, uint32_t label) {
-  if (s->in_heap[x]) count_label(s, s->label[x], -1), count_label(s, label, +1);
+  if (s->in_fresh[x]) count_label(s, s->label[x], -1), count_label(s, label, +1);
   s->label[x] = label;
 }
 
 static void set_entered_div(rc_syncdep *s, uint32_t x) {
-  if (s->in_heap[x] && !blocking(s, x)) s->nblocking++;
+  if (s->in_fresh[x] && !blocking(s, x)) s->nblocking++;
   s->entered_div[x] = 1;
 }
 
@@ -293,7 +319,7 @@ static void push_label(rc_syncdep *s, branch_ctx *bc, uint32_t to, uint32_t labe
     s->flags[x] |= (edge == EDGE_SEVERAL ? NODE_EDGES : 0) | (summary ? NODE_VIA_EXIT : 0) |
                    (where == REGION_EXIT ? NODE_OUTSIDE : 0);
     if (where == REGION_EXIT || is_sink(s, x)) rc_vec_push(&s->pending, x);
-    else heap_push(s, x);
+    else fresh_push(s, x);
   } else if (edge != s->edge[x] || edge == EDGE_SEVERAL) {
     s->flags[x] |= NODE_EDGES;
   }
@@ -313,9 +339,9 @@ static void push_label(rc_syncdep *s, branch_ctx *bc, uint32_t to, uint32_t labe
  * edge so far stood for a block of a cycle still to be processed, which may push along it. Any
  * other keeps the propagation going. */
 static bool settled(rc_syncdep *s, branch_ctx *bc) {
-  if (!s->heap.len) return true;
+  if (!s->nfresh) return true;
   if (s->ndistinct != 1 || s->nblocking) return false;
-  uint32_t top = s->heap.data[0], L = s->label[top], keep = 0;
+  uint32_t top = fresh_top(s), L = s->label[top], keep = 0;
   /* could a header of a reducible cycle around the branch still be processed? Its pushes make
    * divergent exits */
   bool open = bc->last_header != RC_NONE && bc->last_header >= s->sg.topo[top], done = true;
@@ -430,7 +456,7 @@ static void propagate_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
     push_successors(s, &bc, B);
   }
   while (!settled(s, &bc)) {
-    uint32_t x = heap_pop(s);
+    uint32_t x = fresh_pop(s);
     uint32_t label = s->label[x], c = s->sg.node_cycle[x];
     s->flags[x] |= NODE_POPPED;
     if (s->sg.collapsed[x] && s->entered_div[x]) {
@@ -447,7 +473,7 @@ static void propagate_branch(rc_syncdep *s, uint32_t B, rc_syncdep_result *r) {
         push_label(s, &bc, s->sg.to[e], label, EDGE_NORMAL, x, false);
     }
   }
-  while (s->heap.len) heap_pop(s);
+  while (s->nfresh) fresh_pop(s);
   for (uint32_t i = 0; i < s->touched.len; i++) {
     uint32_t x = s->touched.data[i];
     if (s->prune && !(s->flags[x] & NODE_OUTSIDE) && certainly_inside(s, &bc, x)) {
@@ -488,7 +514,11 @@ void rc_syncdep_init(rc_syncdep *s, const rc_cfg *g, const rc_domtree *dom, cons
   for (uint32_t b = 0; b < n; b++) s->label[b] = s->stamp_branch[b] = s->last_branch[b] = RC_NONE;
   s->entered_div = rc_xcalloc(n ? n : 1, 1);
   s->flags = rc_xcalloc(n ? n : 1, 1);
-  s->in_heap = rc_xcalloc(n ? n : 1, 1);
+  s->in_fresh = rc_xcalloc(n ? n : 1, 1);
+  fresh_init(s, n);
+  s->by_topo = rc_xmalloc((n ? n : 1) * sizeof *s->by_topo);
+  for (uint32_t b = 0; b < n; b++)
+    if (s->sg.topo[b] != RC_NONE) s->by_topo[s->sg.topo[b]] = b;
   s->lcount = rc_xcalloc(n ? n : 1, sizeof *s->lcount);
   s->cluster_done = rc_xcalloc(m ? m : 1, 1);
   s->batch_of = rc_xcalloc(n ? n : 1, sizeof *s->batch_of);
@@ -504,12 +534,13 @@ void rc_syncdep_free(rc_syncdep *s) {
   free(s->last_label);
   free(s->entered_div);
   free(s->flags);
-  free(s->in_heap);
+  free(s->in_fresh);
+  fresh_free(s);
+  free(s->by_topo);
   free(s->lcount);
   free(s->cluster_done);
   free(s->batch_of);
   rc_vec_free(&s->links);
-  rc_vec_free(&s->heap);
   rc_vec_free(&s->touched);
   rc_vec_free(&s->pending);
   rc_vec_free(&s->chain);

@@ -18,10 +18,16 @@ typedef struct rc_syncdep {
   uint32_t *edge;        /* per node: the edge of its first label (see push_label) */
   uint8_t *entered_div;  /* collapsed node reached by two labels */
   uint8_t *flags;        /* per node: NODE_* bits of syncdep.c */
-  uint8_t *in_heap;
-  uint32_t *lcount;      /* per label: fresh nodes in the heap carrying it */
+  uint8_t *in_fresh;
+  uint32_t *lcount;      /* per label: fresh nodes in the set carrying it */
   uint32_t ndistinct, nblocking;
-  rc_u32vec heap, touched, pending, chain;
+  /* fresh nodes: a set of topological indices, a tree of 64-bit words (level 0: one bit per
+     index; each level above: one bit per non-empty word below; the top level one word), so that
+     insertion, removal and the least index cost a few word operations (syncdep.c) */
+  uint64_t *fresh_bits[6];
+  uint32_t fresh_levels, nfresh;
+  uint32_t *by_topo; /* per topological index: its node */
+  rc_u32vec touched, pending, chain;
   uint8_t *cluster_done; /* per cycle: irreducible cycle already made divergent and propagated */
   /* what earlier branches left behind: per node, the first branch whose propagation labelled it
    * (RC_NONE if none) and the label it had there */
