@@ -83,14 +83,16 @@ lookup() { awk -v f="$2" -v c="$3" '$1 == f { print $c; found = 1 } END { if (!f
 # i32_file) are made in the work directory when a spec first needs them.
 # heartwall's and lavaMD's kernel_gpu_opencl take a struct by value (d_common, d_dim_gpu): clang
 # passes it on amdgcn as `%NAME.coerce`, given as {V,V,...} (its fields in order, docs/cli.md).
-# i32_file PATH: the integers of standard input, one a line, as little-endian i32 into PATH
-i32_file() {
-  local v out=""
+# le_file BYTES PATH: the integers of standard input, one a line, as little-endian integers of
+# BYTES bytes each (two's complement, so negative ones too) into PATH
+le_file() {
+  local v out="" b
   while read -r v; do
-    out+=$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $((v & 255)) $((v >> 8 & 255)) $((v >> 16 & 255)) $((v >> 24 & 255)))
+    for ((b = 0; b < $1; b++)); do out+=$(printf '\\x%02x' $((v >> 8 * b & 255))); done
   done
-  printf '%b' "$out" > "$1"
+  printf '%b' "$out" > "$2"
 }
+i32_file() { le_file 4 "$1"; }
 # a B+ tree of order 256 (DEFAULT_ORDER) in b+tree's knode layout (common.h: location,
 # indices[257], keys[257], is_leaf (a bool padded to 4 bytes), num_keys: 517 i32 a node), height 1
 # as main.c's transform_to_cuda lays it out: the root (node 0) with 4 children, the leaves 1..4 each
@@ -242,12 +244,6 @@ rodinia_spec() { # rodinia_spec REL KERNEL: the table's options, one a line, or 
   esac
 }
 
-# byte_file PATH: the integers of standard input, one a line, as bytes (v mod 256) into PATH
-byte_file() {
-  local v out=""
-  while read -r v; do out+=$(printf '\\x%02x' $(((v + 256) % 256))); done
-  printf '%b' "$out" > "$1"
-}
 # native_check REL NAME KERNEL SIG SPEC...: the spir64 compile of module NAME (made once) and its
 # linearization, run natively under SPEC with its `NAME.coerce` arguments rewritten for spir64: a
 # {V,...} value becomes a buffer of the image the interpreter makes of it (`reconv run --dump` of
@@ -269,7 +265,7 @@ native_check() {
         "$reconv" run --kernel "$k" "$work/$name.ll" "${spec[@]}" --dump "$p.coerce" 2> /dev/null |
           awk -v head="%$p.coerce:" '$0 == head { on = 1; next }
                                      on && /^ *[0-9]+:/ { for (j = 2; j <= NF; j++) print $j; next }
-                                     on { exit }' | byte_file "$work/$name.$k.$p.bin"
+                                     on { exit }' | le_file 1 "$work/$name.$k.$p.bin"
         out+=(--arg "$p=i8[$(wc -c < "$work/$name.$k.$p.bin")]:file($work/$name.$k.$p.bin)")
       else
         t=$(printf '%s' "$sig" | grep -o "[a-z0-9]* %$p\.coerce" | cut -d' ' -f1)

@@ -78,6 +78,7 @@ int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kern
 bool sim_has_vectors(const rc_kernel *k);
 /* The scalars ("leaves") a vector, struct or array value is made of: how many (more than 4096 is
  * refused: 4097), and leaf j's type and byte offset in the type's memory image (scalarize.c). */
+bool sim_is_split_type(const rc_module *m, rc_type t); /* a vector, struct or array value */
 uint32_t sim_leaves_of(const rc_module *m, rc_type t);
 rc_type sim_leaf_type(const rc_module *m, rc_type t, uint32_t j, uint64_t *offset);
 int sim_scalarize(rc_ctx *ctx, rc_kernel *k, const char *name, rc_value **repl);

@@ -271,7 +271,7 @@ static void load_aggregate_params(rc_kernel *k) {
   for (uint32_t p = 0; p < k->nparams; p++) {
     rc_value *param = k->params[p];
     rc_type t = (rc_type)param->type;
-    if (!rc_type_is_composite(t) || k->nblocks == 0) continue;
+    if (!sim_is_split_type(k->mod, t) || k->nblocks == 0) continue;
     param->type = RC_PTR;
     rc_builder b;
     rc_block *entry = k->blocks[0];
@@ -294,7 +294,7 @@ int sim_run_form(rc_ctx *ctx, const rc_kernel *k, const rc_kernel **out, rc_kern
       return rc_report(ctx, RC_SEV_ERROR, k->mod->filename, k->line, k->col,
                        "kernel @%s: reconv's simulators cannot run it: parameter %%%s has type %s: %s", k->name,
                        k->params[p]->name ? k->params[p]->name : "?", rc_type_str(k->mod, t), why);
-    if ((rc_type_is_ptr(t) && t != RC_PTR) || rc_type_is_composite(t)) rewrite = true;
+    if ((rc_type_is_ptr(t) && t != RC_PTR) || sim_is_split_type(k->mod, t)) rewrite = true;
   }
   if (check_instrs(ctx, k, k->name, &rewrite) != 0) return -1;
   for (uint32_t r = 0; r < k->nregs; r++)

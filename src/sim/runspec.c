@@ -664,7 +664,7 @@ static int check_aggregate(const spec_parser *p, const rc_arg_spec *a, rc_type t
 static int check_arg(const spec_parser *p, const rc_run_spec *s, const rc_arg_spec *a, const rc_value *param,
                      const rc_module *m) {
   rc_type t = (rc_type)param->type;
-  bool by_value_aggregate = rc_type_is_composite(t) && rc_type_is_value(m, t);
+  bool by_value_aggregate = sim_is_split_type(m, t);
   if (a->is_aggregate && !by_value_aggregate)
     return serr(p, "--arg %s: {...} is for vector and by-value struct and array parameters; %%%s is %s",
                 a->text, a->param, rc_type_str(m, t));
@@ -740,7 +740,7 @@ int rc_run_spec_check(rc_ctx *ctx, const rc_run_spec *s, const rc_kernel *k) {
     if (!param->name) return serr(&p, "parameter %u has no name, so no --arg can give it a value", i);
     const rc_arg_spec *a = rc_run_spec_find_arg(s, param->name);
     rc_type t = (rc_type)param->type;
-    if (!a && rc_type_is_composite(t) && rc_type_is_value(k->mod, t))
+    if (!a && sim_is_split_type(k->mod, t))
       return serr(&p, "parameter %%%s (%s) has no value; give its %u scalar elements in order with --arg "
                       "%s={V,V,...}", param->name, rc_type_str(k->mod, t), sim_leaves_of(k->mod, t), param->name);
     if (!a)

@@ -45,12 +45,12 @@ typedef struct scalarizer {
  * A vector's leaves are its elements; a struct's or array's are its elements' leaves in order, so
  * that extractvalue and insertvalue pick a run of them. */
 
-static bool is_split_type(const rc_module *m, rc_type t) {
+bool sim_is_split_type(const rc_module *m, rc_type t) {
   return rc_type_is_composite(t) && rc_type_is_value(m, t);
 }
 
 uint32_t sim_leaves_of(const rc_module *m, rc_type t) {
-  if (!is_split_type(m, t)) return 1;
+  if (!sim_is_split_type(m, t)) return 1;
   if (rc_type_is_vector(m, t)) return rc_type_count(m, t);
   uint64_t n = 0;
   for (uint32_t e = 0; e < rc_type_count(m, t) && n <= MAX_LEAVES; e++) n += sim_leaves_of(m, rc_type_elem(m, t, e));
@@ -60,7 +60,7 @@ uint32_t sim_leaves_of(const rc_module *m, rc_type t) {
 /* The type of leaf j of type t, and its byte offset in t's memory image. */
 rc_type sim_leaf_type(const rc_module *m, rc_type t, uint32_t j, uint64_t *offset) {
   uint64_t at = 0;
-  while (is_split_type(m, t)) {
+  while (sim_is_split_type(m, t)) {
     uint32_t e = 0;
     if (rc_type_is_vector(m, t)) e = j, j = 0;
     else
@@ -82,7 +82,7 @@ static uint32_t leaf_index(const rc_module *m, rc_type *t, const int64_t *idx, u
   return first;
 }
 
-static bool is_vec(const scalarizer *s, const rc_value *v) { return is_split_type(s->m, (rc_type)v->type); }
+static bool is_vec(const scalarizer *s, const rc_value *v) { return sim_is_split_type(s->m, (rc_type)v->type); }
 
 static uint32_t width(const scalarizer *s, const rc_value *v) { return sim_leaves_of(s->m, (rc_type)v->type); }
 
@@ -95,7 +95,7 @@ static rc_value *cint(scalarizer *s, rc_type t, int64_t v) { return rc_const_int
 
 /* Leaf j of constant c of type t (elements NULL: all zero). */
 static rc_value *const_leaf(scalarizer *s, rc_value *c, rc_type t, uint32_t j) {
-  while (is_split_type(s->m, t)) {
+  while (sim_is_split_type(s->m, t)) {
     uint32_t e = 0;
     if (rc_type_is_vector(s->m, t)) e = j, j = 0;
     else
@@ -482,7 +482,7 @@ static int scalarize_instr(scalarizer *s, rc_instr *i) {
   case RC_OP_EXTRACTVAL: {
     rc_type t = (rc_type)i->ops[0]->type;
     uint32_t first = leaf_index(s->m, &t, i->cases, (uint32_t)i->imm);
-    if (!is_split_type(s->m, t)) {
+    if (!sim_is_split_type(s->m, t)) {
       s->repl[i->v.id] = lane(s, i->ops[0], first);
       return 0;
     }
