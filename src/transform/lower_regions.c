@@ -29,25 +29,35 @@
 
 enum { REVERSE_WALKS_MAX = 16 }; /* members of P beyond which make_unit marks no entry */
 
-static uint32_t uf_find(lower_regions *r, uint32_t x) {
-  uint32_t root = x;
-  while (r->uf[root] != root) root = r->uf[root];
-  while (r->uf[x] != root) {
-    uint32_t next = r->uf[x];
+/* The root of x's tree in the unit forest, and how many parents up it is (*depth; the union-find
+ * keeps, with each item, its distance to the item it points to, so path compression keeps them). */
+static uint32_t uf_find_depth(lower_regions *r, uint32_t x, uint32_t *depth) {
+  uint32_t root = x, d = 0;
+  while (r->uf[root] != root) {
+    d += r->ufdist[root];
+    root = r->uf[root];
+  }
+  for (uint32_t left = d; r->uf[x] != root;) {
+    uint32_t next = r->uf[x], step = r->ufdist[x];
     r->uf[x] = root;
+    r->ufdist[x] = left;
+    left -= step;
     x = next;
   }
+  if (depth) *depth = d;
   return root;
 }
+
+static uint32_t uf_find(lower_regions *r, uint32_t x) { return uf_find_depth(r, x, NULL); }
 
 static bool is_unit(const lower_regions *r, uint32_t id) { return id > r->nb; }
 static uint32_t unit_index(const lower_regions *r, uint32_t id) { return id - r->nb - 1; }
 static bool opened(const lower_regions *r, uint32_t id) { return r->gopen[unit_index(r, id)] == r->cur; }
 
-/* The 2^k-th ancestor of item x in the unit tree (up), or RC_NONE while it has no such ancestor
- * (yet). The tree only grows at its roots (a unit takes in items that had no parent), so an
- * ancestor found once stays one: the levels are filled in on demand and kept. The recursion is
- * at most k deep (k < 32). */
+/* The 2^k-th ancestor of item x in the unit tree (up), which the caller knows to exist. The tree
+ * only grows at its roots (a unit takes in items that had no parent), so an ancestor found once
+ * stays one: the levels are filled in on demand and kept. The recursion is at most k deep
+ * (k < 32). */
 static uint32_t ancestor(lower_regions *r, uint32_t x, uint32_t k) {
   if (k == 0) return r->up[x];
   while (r->levels.len < k) { /* level 0 is up itself */
@@ -56,31 +66,40 @@ static uint32_t ancestor(lower_regions *r, uint32_t x, uint32_t k) {
     rc_vec_push(&r->levels, level);
   }
   uint32_t *level = r->levels.data[k - 1];
-  if (level[x] != RC_NONE) return level[x];
-  uint32_t mid = ancestor(r, x, k - 1);
-  uint32_t a = mid == RC_NONE ? RC_NONE : ancestor(r, mid, k - 1);
-  level[x] = a;
-  return a;
+  if (level[x] == RC_NONE) level[x] = ancestor(r, ancestor(r, x, k - 1), k - 1);
+  return level[x];
 }
 
 /* What block y belongs to in the current walk: itself, or the outermost unit holding it that the
  * walk has not opened. The opened units are the outer ones (a walk opens only a unit it has
  * entered, whose parent is opened or which has none), so along the path from y up, the items not
- * opened come first: the answer is found by binary lifting over the ancestors, in time logarithmic
- * in the depth of the unit tree, which grows with the nesting of the regions (a climb one parent at
- * a time made lower quadratic on deeply nested regions). The answer is remembered for y during the
- * walk, until that item is opened in turn. */
+ * opened come first, and the answer is found by binary lifting over the ancestors, in time
+ * logarithmic in the depth of the unit tree, which grows with the nesting of the regions (a climb
+ * one parent at a time made lower quadratic on deeply nested regions). The climb is bounded by
+ * the nearest item known to be opened: the root of y's tree, or the answer remembered for y in
+ * this walk (cache, cdist) once the walk opens that one too, which it does to many units one inside
+ * the other; so it never asks for an ancestor that does not exist. */
 static uint32_t item_of(lower_regions *r, uint32_t y) {
   if (!r->compressed) return y;
-  uint32_t t = uf_find(r, y);
+  uint32_t depth, t = uf_find_depth(r, y, &depth);
   if (!is_unit(r, t) || !opened(r, t)) return t;
-  if (r->cstamp[y] == r->cur && (!is_unit(r, r->cache[y]) || !opened(r, r->cache[y]))) return r->cache[y];
-  uint32_t x = y, k = 0, a;
-  while ((a = ancestor(r, x, k)) != RC_NONE && !opened(r, a)) k++;
-  while (k-- > 0)
-    if ((a = ancestor(r, x, k)) != RC_NONE && !opened(r, a)) x = a;
+  uint32_t bound = depth - 1; /* the answer is at most this many parents up */
+  if (r->cstamp[y] == r->cur) {
+    if (!is_unit(r, r->cache[y]) || !opened(r, r->cache[y])) return r->cache[y];
+    bound = r->cdist[y] - 1;
+  }
+  uint32_t x = y, dist = 0;
+  for (uint32_t k = bound ? 31 - (uint32_t)__builtin_clz(bound) : 0; bound; k--) {
+    uint32_t a;
+    if ((1u << k) <= bound - dist && !opened(r, a = ancestor(r, x, k))) {
+      x = a;
+      dist += 1u << k;
+    }
+    if (k == 0) break;
+  }
   r->cstamp[y] = r->cur;
   r->cache[y] = x;
+  r->cdist[y] = dist;
   return x;
 }
 
@@ -93,6 +112,7 @@ void lower_regions_init(lower_regions *r, const rc_cfg *g, const rc_domtree *pdo
   uint32_t nid = 2 * nb + 2; /* a unit per primary successor at most */
   r->uf = rc_xmalloc(nid * sizeof *r->uf);
   r->up = rc_xmalloc(nid * sizeof *r->up);
+  r->ufdist = rc_xcalloc(nid, sizeof *r->ufdist);
   for (uint32_t i = 0; i < nid; i++) {
     r->uf[i] = i;
     r->up[i] = RC_NONE;
@@ -113,6 +133,7 @@ void lower_regions_init(lower_regions *r, const rc_cfg *g, const rc_domtree *pdo
   r->icount_at = rc_xcalloc(nid, sizeof *r->icount_at);
   r->cache = rc_xcalloc(nid, sizeof *r->cache);
   r->cstamp = rc_xcalloc(nid, sizeof *r->cstamp);
+  r->cdist = rc_xcalloc(nid, sizeof *r->cdist);
   /* the primary successors in post-order of the post-dominator tree (counting sort) */
   uint8_t *is_primary = rc_xcalloc(nb + 1, 1);
   for (uint32_t b = 0; b < nb; b++)
@@ -131,6 +152,7 @@ void lower_regions_init(lower_regions *r, const rc_cfg *g, const rc_domtree *pdo
 void lower_regions_free(lower_regions *r) {
   free(r->uf);
   free(r->up);
+  free(r->ufdist);
   free(r->gexit);
   free(r->gstamp);
   free(r->gopen);
@@ -151,6 +173,7 @@ void lower_regions_free(lower_regions *r) {
   free(r->icount_at);
   free(r->cache);
   free(r->cstamp);
+  free(r->cdist);
   for (uint32_t i = 0; i < r->levels.len; i++) free(r->levels.data[i]);
   rc_vec_free(&r->levels);
   free(r->order);
@@ -398,12 +421,14 @@ static void make_unit(lower_regions *r) {
   }
   r->ent_start[gi + 1] = r->ents.len;
   /* merge the top-level items */
-  for (uint32_t i = 0; i < r->blocks.len; i++)
-    if (r->up[r->blocks.data[i]] == RC_NONE) r->uf[r->blocks.data[i]] = r->up[r->blocks.data[i]] = u;
-  for (uint32_t pass = 0; pass < 2; pass++) {
-    const rc_u32vec *list = pass ? &r->opened : &r->units;
-    for (uint32_t i = 0; i < list->len; i++)
-      if (r->up[list->data[i]] == RC_NONE) r->uf[list->data[i]] = r->up[list->data[i]] = u;
+  for (uint32_t pass = 0; pass < 3; pass++) {
+    const rc_u32vec *list = pass == 0 ? &r->blocks : pass == 1 ? &r->units : &r->opened;
+    for (uint32_t i = 0; i < list->len; i++) {
+      uint32_t t = list->data[i];
+      if (r->up[t] != RC_NONE) continue;
+      r->uf[t] = r->up[t] = u;
+      r->ufdist[t] = 1;
+    }
   }
 }
 

@@ -24,6 +24,7 @@ typedef struct lower_regions {
   /* items: blocks are ids 0 .. nb-1, units (regions made) nb + 1 + their index */
   uint32_t *uf;              /* union-find parent: the unit that took a block or unit in */
   uint32_t *up;              /* the same, never shortened (RC_NONE at the top) */
+  uint32_t *ufdist;          /* per item: how many parents up (up) its uf is */
   uint32_t *gexit;           /* per unit: its B */
   uint32_t *gstamp, *gopen;  /* per unit, the current walk: entered (and lies in the region), opened */
   uint32_t *ghead;           /* per unit, the current walk: its last entry in recs */
@@ -32,7 +33,7 @@ typedef struct lower_regions {
   RC_VEC(uint8_t) entgen;    /* per entry of a unit: all of the unit's K can be reached from it */
   uint32_t *stamp, *estamp, *elast, *p0stamp, cur; /* per block, the current walk */
   RC_VEC(lower_regions_entry) recs;
-  uint32_t *cache, *cstamp;           /* per item, the current walk: item_of's last answer */
+  uint32_t *cache, *cdist, *cstamp;   /* per item, the current walk: item_of's last answer, its distance */
   RC_VEC(uint32_t *) levels;          /* levels[k - 1][x]: the 2^k-th ancestor of item x (up) */
   uint32_t *istamp, wcur;             /* per item: the backward walks of make_unit ... */
   uint32_t *icount, *icount_at, fcur; /* ... and how many members of P it reaches */
