@@ -36,6 +36,8 @@ typedef struct wavediv {
   rc_instr **def;          /* per value id */
   uint32_t *use_start;     /* users in CSR form */
   rc_instr **users;
+  uint8_t *crosses;        /* per value: used in a block other than its own (escaping_values) */
+  uint8_t *leaves;         /* per block: it defines such a value */
   rc_u32vec work;
 } wavediv;
 
@@ -95,6 +97,20 @@ static void build_users(wavediv *w) {
         if (x->id != RC_NONE && !invariant(x)) w->users[w->use_start[x->id] + count[x->id]++] = i;
       }
   free(count);
+  /* a value whose every use is in its own block never leaves a region that holds that block */
+  w->crosses = rc_xcalloc(n + 1, 1);
+  w->leaves = rc_xcalloc(k->nblocks + 1, 1);
+  for (uint32_t v = 0; v < n; v++) {
+    const rc_instr *d = w->def[v];
+    if (!d || !d->parent) continue;
+    for (uint32_t j = w->use_start[v]; j < w->use_start[v + 1] && !w->crosses[v]; j++) {
+      const rc_instr *i = w->users[j];
+      if (i->op != RC_OP_PHI) w->crosses[v] = i->parent != d->parent;
+      for (uint32_t o = 0; i->op == RC_OP_PHI && o < i->nops; o++)
+        if (i->ops[o] == &d->v && i->targets[o] != d->parent) w->crosses[v] = 1;
+    }
+    w->leaves[d->parent->id] |= w->crosses[v];
+  }
 }
 
 /* Is the use of value v by instruction i outside the region? (A phi uses its incoming values at
@@ -108,8 +124,9 @@ static bool used_outside(lower_regions *r, const rc_instr *i, const rc_value *v)
 
 /* Rule 2 for the values of block x of the region. */
 static void escaping_values(wavediv *w, lower_regions *r, uint32_t x) {
+  if (!w->leaves[x]) return;
   for (const rc_instr *i = w->k->blocks[x]->first; i; i = i->next) {
-    if (i->v.id == RC_NONE || w->u->divergent_value[i->v.id]) continue;
+    if (i->v.id == RC_NONE || !w->crosses[i->v.id] || w->u->divergent_value[i->v.id]) continue;
     for (uint32_t j = w->use_start[i->v.id]; j < w->use_start[i->v.id + 1]; j++)
       if (used_outside(r, w->users[j], &i->v)) {
         mark(w, i->v.id);
@@ -188,6 +205,8 @@ uint32_t rc_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtre
   free(w->def);
   free(w->use_start);
   free(w->users);
+  free(w->crosses);
+  free(w->leaves);
   rc_vec_free(&w->work);
   return n;
 }
