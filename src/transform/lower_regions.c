@@ -81,12 +81,24 @@ static uint32_t ancestor(lower_regions *r, uint32_t x, uint32_t k) {
  * the other; so it never asks for an ancestor that does not exist. */
 static uint32_t item_of(lower_regions *r, uint32_t y) {
   if (!r->compressed) return y;
-  uint32_t depth, t = uf_find_depth(r, y, &depth);
-  if (!is_unit(r, t) || !opened(r, t)) return t;
-  uint32_t bound = depth - 1; /* the answer is at most this many parents up */
-  if (r->cstamp[y] == r->cur) {
-    if (!is_unit(r, r->cache[y]) || !opened(r, r->cache[y])) return r->cache[y];
+  uint32_t bound; /* the answer is at most this many parents up */
+  if (r->cstamp[y] == r->cur) { /* remembered (only ever when the root is opened) */
+    uint32_t c = r->cache[y];
+    if (!is_unit(r, c) || !opened(r, c)) return c;
+    /* c was opened since: the answer is below it, most often c's child, the item just under it */
     bound = r->cdist[y] - 1;
+    uint32_t x = y;
+    for (uint32_t left = bound; left; left &= left - 1) x = ancestor(r, x, (uint32_t)__builtin_ctz(left));
+    if (!is_unit(r, x) || !opened(r, x)) { /* (bound 0: y itself) */
+      r->cache[y] = x;
+      r->cdist[y] = bound;
+      return x;
+    }
+    bound--;
+  } else {
+    uint32_t depth, t = uf_find_depth(r, y, &depth);
+    if (!is_unit(r, t) || !opened(r, t)) return t;
+    bound = depth - 1;
   }
   uint32_t x = y, dist = 0;
   for (uint32_t k = bound ? 31 - (uint32_t)__builtin_clz(bound) : 0; bound; k--) {
