@@ -75,7 +75,8 @@ typedef struct lower {
   uint8_t *split;     /* per primary successor: zero m_B after the restore (B_tail in Q, or
                          place_zeros's cap) */
   uint8_t *wants_join;/* per primary successor: gets a flow block (`flow`) */
-  rc_domtree dom;     /* of the thread-level CFG */
+  const rc_domtree *dom; /* of the thread-level CFG (place_zeros), the analysis's */
+  bool rejoin_valid;  /* the rejoin sets were made by the last wave-level divergence run (analyse) */
   rc_u32vec qblocks;  /* rejoin_sets: Q of the current primary successor (blocks may repeat) */
   uint32_t *qstamp, qcur; /* per block: == qcur when in qblocks (place_zeros) */
   rc_block **join;    /* per primary successor: that flow block */
@@ -109,6 +110,9 @@ static int not_reconverging(lower *L, const rc_block *b, const char *why) {
  * refinement finds divergent are marked !divergent (and lose a !uniform claim); if one of them has
  * no post-dominating successor, reconverge runs again on the kernel (thesis 4.3 for the branches the
  * wave model adds), at most three times, unless `norepair` asks for the error instead. */
+static void rejoin_begin(lower *L, const rc_analysis *a);
+static void rejoin_region(void *ctx, lower_regions *r, uint32_t B);
+
 static int analyse(lower *L, rc_analysis *a, unsigned flags, bool repair) {
   rc_kernel *k = L->k;
   rc_u32vec newdiv = {0}, where = {0};
@@ -117,7 +121,15 @@ static int analyse(lower *L, rc_analysis *a, unsigned flags, bool repair) {
     where.len = 0;
     if (round == 0 && !rc_is_reconverging(k, &a->cfg, &a->pdom, &a->unif, &where)) break;
     newdiv.len = 0;
-    while (rc_wave_divergence(k, &a->cfg, &a->pdom, &a->unif, &newdiv)) {
+    /* the rejoin sets are made on the regions the refinement walks, which are those of the final
+     * analysis when the refinement finds no branch (lower_wave_divergence) */
+    for (;;) {
+      rejoin_begin(L, a);
+      L->rejoin_valid = false;
+      if (!lower_wave_divergence(k, &a->cfg, &a->pdom, &a->unif, &newdiv, rejoin_region, L)) {
+        L->rejoin_valid = true;
+        break;
+      }
       for (uint32_t i = 0; i < newdiv.len; i++) {
         rc_instr *t = rc_block_term(k->blocks[newdiv.data[i]]);
         t->iflags = (uint8_t)((t->iflags & ~RC_IF_UNIFORM) | RC_IF_DIVERGENT);
@@ -227,7 +239,7 @@ static bool place_zeros(lower *L, lower_regions *r, rc_block *B) {
       L->qstamp[L->qblocks.data[i]] = L->qcur;
       distinct++;
     }
-  for (uint32_t i = 1; i < n && z != RC_NONE; i++) z = rc_domtree_lca(&L->dom, z, L->qblocks.data[i]);
+  for (uint32_t i = 1; i < n && z != RC_NONE; i++) z = rc_domtree_lca(L->dom, z, L->qblocks.data[i]);
   bool one = false;
   if (n > 1 && z != RC_NONE && z != B->id && !lower_regions_member(r, z)) one = !reaches_avoiding(L, B, z);
   bool clear = !one && distinct > L->zero_max;
@@ -277,6 +289,35 @@ static void rejoin_sets(lower *L, lower_regions *r, rc_block *B) {
     else L->nsplits++;
     L->nzeros++;
   }
+}
+
+/* Fresh rejoin state for the kernel as analysis a sees it (analyse makes the sets again on each
+ * run of the wave-level divergence, and keeps those of the last). */
+static void rejoin_begin(lower *L, const rc_analysis *a) {
+  uint32_t nb = L->k->nblocks;
+  free(L->move);
+  free(L->split);
+  free(L->wants_join);
+  free(L->stamp);
+  free(L->zstamp);
+  free(L->qstamp);
+  L->move = rc_xcalloc(nb + 1, 1);
+  L->split = rc_xcalloc(nb + 1, 1);
+  L->wants_join = rc_xcalloc(nb + 1, 1);
+  L->stamp = rc_xcalloc(nb + 1, sizeof *L->stamp);
+  L->zstamp = rc_xcalloc(nb + 1, sizeof *L->zstamp);
+  L->qstamp = rc_xcalloc(nb + 1, sizeof *L->qstamp);
+  rc_u64map_free(&L->retarget);
+  rc_u64map_init(&L->retarget);
+  L->zeros.len = L->qblocks.len = 0;
+  L->cur = L->qcur = 0;
+  L->nmoves = L->nors = L->nzeros = L->nsplits = L->ncleared = 0;
+  L->dom = &a->dom;
+}
+
+static void rejoin_region(void *ctx, lower_regions *r, uint32_t B) {
+  lower *L = ctx;
+  rejoin_sets(L, r, L->k->blocks[B]);
 }
 
 /* ---- building wave code ------------------------------------------------------------------------------------ */
@@ -603,7 +644,6 @@ static void free_lower(lower *L) {
   free(L->keep_skip);
   free(L->split);
   free(L->wants_join);
-  rc_domtree_free(&L->dom);
   rc_vec_free(&L->qblocks);
   free(L->qstamp);
   free(L->join);
@@ -765,29 +805,28 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
   L->ninverted = fold_negated_compares(k, uses);
   free(uses);
   rc_analysis a;
-  if (analyse(L, &a, unif_flags, repair) != 0) return -1;
+  if (analyse(L, &a, unif_flags, repair) != 0) {
+    free_lower(L);
+    return -1;
+  }
+  if (!L->rejoin_valid) { /* analyse succeeds only after a run of the refinement that made them */
+    rc_analysis_free(&a);
+    free_lower(L);
+    return rc_error(ctx, "lower: internal error: no rejoin sets for @%s", k->name);
+  }
   uint32_t nb = L->nb = k->nblocks;
   L->primary = rc_xcalloc(nb + 1, sizeof *L->primary);
   L->secondary = rc_xcalloc(nb + 1, sizeof *L->secondary);
   L->is_primary = rc_xcalloc(nb + 1, 1);
-  L->move = rc_xcalloc(nb + 1, 1);
   L->keep_skip = rc_xcalloc(nb + 1, 1);
-  L->split = rc_xcalloc(nb + 1, 1);
-  L->wants_join = rc_xcalloc(nb + 1, 1);
   L->join = rc_xcalloc(nb + 1, sizeof *L->join);
   L->mask = rc_xcalloc(nb + 1, sizeof *L->mask);
-  L->stamp = rc_xcalloc(nb + 1, sizeof *L->stamp);
-  L->zstamp = rc_xcalloc(nb + 1, sizeof *L->zstamp);
-  L->qstamp = rc_xcalloc(nb + 1, sizeof *L->qstamp);
-  rc_u64map_init(&L->retarget);
 
   if (find_primaries(L, &a) != 0) {
     rc_analysis_free(&a);
     free_lower(L);
     return -1;
   }
-  L->dom = a.dom; /* kept for place_zeros */
-  memset(&a.dom, 0, sizeof a.dom);
   uint8_t *scalar = rc_xcalloc(k->nvalues + 1, 1);
   if (L->scalarize) rc_scalar_values(k, &a.unif, L->is_primary, scalar);
 
@@ -799,15 +838,11 @@ int rc_pass_lower(rc_ctx *ctx, rc_kernel *k, const rc_pass_args *args, rc_stats 
     L->mask[b] = rc_kernel_add_reg(k, RC_MASK, true, name);
     if (!L->mask[b]) L->mask[b] = rc_kernel_add_reg(k, RC_MASK, true, NULL);
   }
-  /* the rejoin sets, inner regions first (lower_regions.c); the thread-level CFG is a's */
-  uint32_t *primary = rc_xmalloc((nb + 1) * sizeof *primary);
-  for (uint32_t b = 0; b < nb; b++) primary[b] = L->primary[b] ? L->primary[b]->id : RC_NONE;
-  lower_regions r;
-  lower_regions_init(&r, &a.cfg, &a.pdom, primary);
-  for (uint32_t B; (B = lower_regions_next(&r)) != RC_NONE;) rejoin_sets(L, &r, k->blocks[B]);
-  lower_regions_free(&r);
-  free(primary);
+  /* the rejoin sets, inner regions first (lower_regions.c), were made by analyse on the regions
+   * of the thread-level CFG (a's) that the wave-level divergence walked last: its primary
+   * successors are find_primaries' */
   rc_analysis_free(&a);
+  L->dom = NULL;
   /* before any block is added: the CFG is still the thread-level one */
   for (uint32_t b = 0; b < nb; b++)
     if (L->primary[b])

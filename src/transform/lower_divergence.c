@@ -157,6 +157,11 @@ static void primary_rules(wavediv *w, lower_regions *r, const rc_block *B) {
 
 uint32_t rc_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtree *pdom,
                             rc_uniformity *u, rc_u32vec *branches) {
+  return lower_wave_divergence(k, g, pdom, u, branches, NULL, NULL);
+}
+
+uint32_t lower_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtree *pdom, rc_uniformity *u,
+                               rc_u32vec *branches, lower_region_fn each, void *ctx) {
   wavediv w0;
   memset(&w0, 0, sizeof w0);
   wavediv *w = &w0;
@@ -178,7 +183,10 @@ uint32_t rc_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtre
   }
   lower_regions r;
   lower_regions_init(&r, g, pdom, primary);
-  for (uint32_t B; (B = lower_regions_next(&r)) != RC_NONE;) primary_rules(w, &r, k->blocks[B]);
+  for (uint32_t B; (B = lower_regions_next(&r)) != RC_NONE;) {
+    primary_rules(w, &r, k->blocks[B]);
+    if (each) each(ctx, &r, B);
+  }
   lower_regions_free(&r);
   /* data dependence */
   while (w->work.len) {

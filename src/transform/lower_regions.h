@@ -62,4 +62,11 @@ bool lower_regions_in_p0(const lower_regions *r, uint32_t y);
  * (lower_divergence.c's second rule). */
 const uint32_t *lower_regions_unit_unjudged(const lower_regions *r, uint32_t u, uint32_t *n);
 
+/* rc_wave_divergence (lower_divergence.c), calling each(ctx, r, B) for every region it walks, while
+ * r is current: lower makes its rejoin sets there, on the regions of the same primary successors
+ * (those of the divergent branches), instead of walking them all again. */
+typedef void (*lower_region_fn)(void *ctx, lower_regions *r, uint32_t B);
+uint32_t lower_wave_divergence(const rc_kernel *k, const rc_cfg *g, const rc_domtree *pdom, rc_uniformity *u,
+                               rc_u32vec *branches, lower_region_fn each, void *ctx);
+
 #endif
