@@ -105,14 +105,14 @@ static int not_reconverging(lower *L, const rc_block *b, const char *why) {
   return rc;
 }
 
+static void rejoin_begin(lower *L, const rc_analysis *a);
+static void rejoin_region(void *ctx, lower_regions *r, uint32_t B);
+
 /* The analyses lower works with: uniformity refined for wave execution (lower_divergence.c). A
  * kernel that is not reconverging for the uniformity analysis is refused. Branches that only the
  * refinement finds divergent are marked !divergent (and lose a !uniform claim); if one of them has
  * no post-dominating successor, reconverge runs again on the kernel (thesis 4.3 for the branches the
  * wave model adds), at most three times, unless `norepair` asks for the error instead. */
-static void rejoin_begin(lower *L, const rc_analysis *a);
-static void rejoin_region(void *ctx, lower_regions *r, uint32_t B);
-
 static int analyse(lower *L, rc_analysis *a, unsigned flags, bool repair) {
   rc_kernel *k = L->k;
   rc_u32vec newdiv = {0}, where = {0};
